@@ -1,0 +1,75 @@
+/// An error with a stable code, saying which field was wrong, which value, and which limit.
+///
+/// Each `Code` maps 1:1 to a Varlink error name (`io.navd.<rawValue>`); tests compare codes.
+public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Stable error codes; the raw value is the Varlink error's short name.
+  public enum Code: String, Sendable, Hashable, CaseIterable {
+    /// A malformed op or value: missing field, wrong type, unknown op, bad color, bad enum case.
+    case invalidMutation = "InvalidMutation"
+    /// An id that names no bar button item, or no navigation item on the stack, or no member of an array.
+    case itemNotFound = "ItemNotFound"
+    /// An id defined twice, or listed twice in one array.
+    case duplicateItem = "DuplicateItem"
+    /// Pushing a navigation item whose id is already on the stack.
+    case itemAlreadyOnStack = "ItemAlreadyOnStack"
+    /// Popping the root item (or popping an empty stack).
+    case cannotPopRoot = "CannotPopRoot"
+    /// A size or count above its documented limit.
+    case limitExceeded = "LimitExceeded"
+    /// The state changed under the caller: a pop that expected another top item, or a field write conflict.
+    case conflict = "Conflict"
+    /// A scene that does not exist (reads only; a mutation creates its scene).
+    case sceneNotFound = "SceneNotFound"
+    /// Activating an item that is not shown, not enabled, or a space.
+    case itemNotActivatable = "ItemNotActivatable"
+  }
+
+  public var code: Code
+  /// What was wrong, in one sentence a person can act on.
+  public var message: String
+  /// Where: a path into the request, such as `ops[2].set.title`.
+  public var field: String?
+  /// The offending value, shortened to 80 characters.
+  public var value: String?
+  /// For `limitExceeded`: the limit's name and its maximum.
+  public var limit: String?
+  public var max: Int?
+  /// The index of the op in its mutation that failed.
+  public var opIndex: Int?
+
+  public init(
+    _ code: Code, _ message: String, field: String? = nil, value: String? = nil, limit: String? = nil,
+    max: Int? = nil, opIndex: Int? = nil
+  ) {
+    self.code = code
+    self.message = message
+    self.field = field
+    self.value = value.map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }
+    self.limit = limit
+    self.max = max
+    self.opIndex = opIndex
+  }
+
+  /// The fully qualified Varlink error name.
+  public var varlinkName: String { "io.navd.\(code.rawValue)" }
+
+  public var description: String {
+    var parts = ["\(code.rawValue): \(message)"]
+    if let opIndex { parts.append("op \(opIndex)") }
+    if let field { parts.append("field \(field)") }
+    if let value { parts.append("value \(value)") }
+    if let limit, let max { parts.append("limit \(limit)=\(max)") }
+    return parts.joined(separator: "; ")
+  }
+
+  /// The Varlink error parameters: every set detail, by name.
+  public var parameters: JSONValue {
+    var members: [String: JSONValue] = ["message": .string(message)]
+    if let field { members["field"] = .string(field) }
+    if let value { members["value"] = .string(value) }
+    if let limit { members["limit"] = .string(limit) }
+    if let max { members["max"] = .number(Double(max)) }
+    if let opIndex { members["opIndex"] = .number(Double(opIndex)) }
+    return .object(members)
+  }
+}

@@ -1,0 +1,78 @@
+/// A JSON document as a value: what navd parses from the wire, diffs, and writes back.
+///
+/// Numbers are one case (`Double`), as in JSON itself: `1` and `1.0` are the same
+/// value, and integers are exact up to 2^53. Objects are unordered; the writer
+/// emits keys sorted so that equal values always have equal bytes.
+public enum JSONValue: Sendable, Hashable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+}
+
+extension JSONValue {
+  /// The value's member `key` when it is an object, else nil.
+  public subscript(key: String) -> JSONValue? {
+    if case .object(let members) = self { return members[key] }
+    return nil
+  }
+
+  public var stringValue: String? {
+    if case .string(let s) = self { return s }
+    return nil
+  }
+
+  public var boolValue: Bool? {
+    if case .bool(let b) = self { return b }
+    return nil
+  }
+
+  public var numberValue: Double? {
+    if case .number(let n) = self { return n }
+    return nil
+  }
+
+  public var arrayValue: [JSONValue]? {
+    if case .array(let a) = self { return a }
+    return nil
+  }
+
+  public var objectValue: [String: JSONValue]? {
+    if case .object(let o) = self { return o }
+    return nil
+  }
+
+  public var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+
+  /// The JSON type name, for error messages ("expected string, got number").
+  public var typeName: String {
+    switch self {
+    case .null: "null"
+    case .bool: "boolean"
+    case .number: "number"
+    case .string: "string"
+    case .array: "array"
+    case .object: "object"
+    }
+  }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+  ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+  ExpressibleByDictionaryLiteral
+{
+  public init(nilLiteral: ()) { self = .null }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  public init(floatLiteral value: Double) { self = .number(value) }
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+  }
+}

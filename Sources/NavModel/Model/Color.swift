@@ -1,0 +1,54 @@
+/// An sRGB colour with alpha, written `#RRGGBB` or `#RRGGBBAA` (hex, either case).
+public struct Color: Sendable, Hashable, CustomStringConvertible {
+  public var red: UInt8
+  public var green: UInt8
+  public var blue: UInt8
+  public var alpha: UInt8
+
+  public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+    self.red = red
+    self.green = green
+    self.blue = blue
+    self.alpha = alpha
+  }
+
+  /// Parses `#RRGGBB` or `#RRGGBBAA`; nil for anything else.
+  public init?(hex: String) {
+    let bytes = Array(hex.utf8)
+    guard bytes.first == UInt8(ascii: "#"), bytes.count == 7 || bytes.count == 9 else { return nil }
+    var components: [UInt8] = []
+    var index = 1
+    while index < bytes.count {
+      guard let high = Color.hexDigit(bytes[index]), let low = Color.hexDigit(bytes[index + 1]) else { return nil }
+      components.append(high << 4 | low)
+      index += 2
+    }
+    self.init(red: components[0], green: components[1], blue: components[2], alpha: components.count == 4 ? components[3] : 255)
+  }
+
+  private static func hexDigit(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+
+  /// Canonical form: upper-case hex, alpha only when not fully opaque.
+  public var hex: String {
+    let digits = Array("0123456789ABCDEF")
+    var text = "#"
+    for component in alpha == 255 ? [red, green, blue] : [red, green, blue, alpha] {
+      text.append(digits[Int(component >> 4)])
+      text.append(digits[Int(component & 0xF)])
+    }
+    return text
+  }
+
+  public var description: String { hex }
+
+  public static let systemBlue = Color(red: 0x00, green: 0x7A, blue: 0xFF)
+  public static let black = Color(red: 0, green: 0, blue: 0)
+  public static let white = Color(red: 255, green: 255, blue: 255)
+}

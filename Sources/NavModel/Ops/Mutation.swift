@@ -1,0 +1,41 @@
+/// The result of applying ops: the new state and what happened.
+public struct AppliedMutation: Sendable, Hashable {
+  public var state: SceneState
+  public var events: [SceneEvent]
+
+  public init(state: SceneState, events: [SceneEvent]) {
+    self.state = state
+    self.events = events
+  }
+}
+
+extension SceneState {
+  /// Applies a batch of ops atomically: all of them, or (on the first error) none.
+  ///
+  /// Pure: `self` is never changed; errors carry the failing op's index and a
+  /// field path from the request root (`ops[3].item.title`).
+  public func applying(_ ops: [Op], limits: ModelLimits = .default) throws(NavError) -> AppliedMutation {
+    let validation = Validation(limits: limits)
+    try validation.count(ops.count, limit: "opsPerMutation", max: limits.opsPerMutation, field: "ops")
+    var state = self
+    var events: [SceneEvent] = []
+    for (index, op) in ops.enumerated() {
+      do {
+        var applier = OpApplier(state: state, validation: validation, path: "ops[\(index)]")
+        try applier.apply(op)
+        state = applier.state
+        events.append(contentsOf: applier.events)
+      } catch {
+        var error = error
+        error.opIndex = index
+        throw error
+      }
+    }
+    return AppliedMutation(state: state, events: events)
+  }
+
+  /// Applies one op (see `applying(_:limits:)`).
+  public func applying(_ op: Op, limits: ModelLimits = .default) throws(NavError) -> AppliedMutation {
+    try applying([op], limits: limits)
+  }
+}

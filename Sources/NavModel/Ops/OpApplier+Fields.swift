@@ -1,0 +1,66 @@
+/// Field writes on navigation items and appearances.
+extension OpApplier {
+  mutating func updateNavigationItem(_ id: String, _ fields: [NavigationItemField], animated: Bool) throws(NavError) {
+    let index = try stackIndex(id, field: field("item"))
+    var item = state.navigationBar.items[index]
+    for change in fields {
+      switch change {
+      case .title(let title):
+        try validation.text(title, field: field("set.title"))
+        item.title = title
+      case .prompt(let prompt):
+        try validation.text(prompt, field: field("set.prompt"))
+        item.prompt = prompt
+      case .titleView(let view):
+        try validation.customView(view, field: field("set.titleView"))
+        item.titleView = view
+      case .backBarButtonItem(let back):
+        if let back, !state.barButtonItems.contains(back) {
+          throw NavError(
+            .itemNotFound, "no bar button item \"\(back)\"", field: field("set.backBarButtonItem"), value: back)
+        }
+        item.backBarButtonItem = back
+      case .hidesBackButton(let hides):
+        if item.hidesBackButton != hides {
+          events.append(.hidesBackButtonChanged(navigationItem: id, hidden: hides, animated: animated))
+        }
+        item.hidesBackButton = hides
+      case .leftItemsSupplementBackButton(let supplement):
+        item.leftItemsSupplementBackButton = supplement
+      }
+    }
+    state.navigationBar.items[index] = item
+  }
+
+  mutating func updateAppearance(_ target: AppearanceTarget, _ fields: [AppearanceField]) throws(NavError) {
+    var appearance = appearance(of: target)
+    for change in fields {
+      switch change {
+      case .barStyle(let style): appearance.barStyle = style
+      case .tintColor(let color): appearance.tintColor = color
+      case .barTintColor(let color): appearance.barTintColor = color
+      case .translucent(let translucent): appearance.translucent = translucent
+      case .backgroundImage(let image, let position, let metrics):
+        appearance.setBackgroundImage(image, position: position, metrics: metrics)
+      case .shadowImage(let image): appearance.shadowImage = image
+      case .titleTextAttributes(let attributes): appearance.titleTextAttributes = attributes
+      }
+    }
+    try validation.appearance(appearance, field: field("set"))
+    switch target {
+    case .navigationBar: state.navigationBar.appearance = appearance
+    case .toolbar: state.toolbar.appearance = appearance
+    case .defaultNavigationBar: state.appearanceDefaults.navigationBar = appearance
+    case .defaultToolbar: state.appearanceDefaults.toolbar = appearance
+    }
+  }
+
+  func appearance(of target: AppearanceTarget) -> BarAppearance {
+    switch target {
+    case .navigationBar: state.navigationBar.appearance
+    case .toolbar: state.toolbar.appearance
+    case .defaultNavigationBar: state.appearanceDefaults.navigationBar
+    case .defaultToolbar: state.appearanceDefaults.toolbar
+    }
+  }
+}

@@ -1,0 +1,138 @@
+/// Checks values against the rules and limits of SEMANTICS.md ("Limits").
+/// Every failure names the field, the value and the limit.
+public struct Validation: Sendable {
+  public var limits: ModelLimits
+
+  public init(limits: ModelLimits = .default) { self.limits = limits }
+
+  /// Ids: 1…`idMaxLength` characters of `[A-Za-z0-9._-]`, starting with a letter or digit.
+  public func id(_ id: String, field: String) throws(NavError) {
+    let bytes = Array(id.utf8)
+    guard !bytes.isEmpty else { throw NavError(.invalidMutation, "\(field) must not be empty", field: field, value: id) }
+    guard bytes.count <= limits.idMaxLength else {
+      throw NavError(
+        .limitExceeded, "\(field) is \(bytes.count) bytes long; ids are at most \(limits.idMaxLength)", field: field,
+        value: id, limit: "idMaxLength", max: limits.idMaxLength)
+    }
+    for (i, byte) in bytes.enumerated() {
+      let alphanumeric =
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      let punctuation = byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+      guard alphanumeric || (i > 0 && punctuation) else {
+        throw NavError(
+          .invalidMutation,
+          "\(field) may use only A-Z a-z 0-9 . _ - and must start with a letter or digit", field: field, value: id)
+      }
+    }
+  }
+
+  /// Text (titles, prompts, names, actions): at most `stringMaxBytes` UTF-8 bytes.
+  public func text(_ text: String?, field: String) throws(NavError) {
+    guard let text else { return }
+    let count = text.utf8.count
+    guard count <= limits.stringMaxBytes else {
+      throw NavError(
+        .limitExceeded, "\(field) is \(count) bytes of UTF-8; the limit is \(limits.stringMaxBytes)", field: field,
+        value: text, limit: "stringMaxBytes", max: limits.stringMaxBytes)
+    }
+  }
+
+  /// Widths and sizes: finite, 0…`maxWidth`.
+  public func length(_ value: Double?, field: String) throws(NavError) {
+    guard let value else { return }
+    guard value.isFinite, value >= 0, value <= limits.maxWidth else {
+      throw NavError(
+        .invalidMutation, "\(field) must be a finite number from 0 to \(Int(limits.maxWidth))", field: field,
+        value: "\(value)", limit: "maxWidth", max: Int(limits.maxWidth))
+    }
+  }
+
+  public func count(_ count: Int, limit name: String, max: Int, field: String) throws(NavError) {
+    guard count <= max else {
+      throw NavError(
+        .limitExceeded, "\(field) would hold \(count) entries; the limit is \(max)", field: field, value: "\(count)",
+        limit: name, max: max)
+    }
+  }
+
+  public func image(_ image: ImageRef?, field: String) throws(NavError) {
+    guard let image else { return }
+    try text(image.name, field: "\(field).name")
+    try length(image.width, field: "\(field).width")
+    try length(image.height, field: "\(field).height")
+  }
+
+  public func customView(_ view: CustomView?, field: String) throws(NavError) {
+    guard let view else { return }
+    try text(view.name, field: "\(field).name")
+    try length(view.width, field: "\(field).width")
+    try length(view.height, field: "\(field).height")
+  }
+
+  public func tag(_ tag: Int, field: String) throws(NavError) {
+    guard Double(tag.magnitude) <= limits.maxTagMagnitude else {
+      throw NavError(.invalidMutation, "\(field) must be within ±2^53", field: field, value: "\(tag)")
+    }
+  }
+
+  /// A bar button item's own values (not its references).
+  public func barButtonItem(_ item: BarButtonItem, field: String) throws(NavError) {
+    try id(item.id, field: "\(field).id")
+    try text(item.title, field: "\(field).title")
+    try image(item.image, field: "\(field).image")
+    try length(item.width, field: "\(field).width")
+    try count(item.possibleTitles.count, limit: "possibleTitles", max: limits.possibleTitles, field: "\(field).possibleTitles")
+    for (i, title) in item.possibleTitles.enumerated() { try text(title, field: "\(field).possibleTitles[\(i)]") }
+    try customView(item.customView, field: "\(field).customView")
+    try tag(item.tag, field: "\(field).tag")
+    try text(item.action, field: "\(field).action")
+    if item.systemItem != nil, item.title != nil || item.image != nil {
+      throw NavError(
+        .invalidMutation, "\(field) sets systemItem together with a title or image; a system item has neither (R: system items)",
+        field: "\(field).systemItem", value: item.systemItem?.rawValue)
+    }
+  }
+
+  /// A side or toolbar array: ids exist in the scene, none twice, not too many.
+  public func itemArray(_ ids: [String], in state: SceneState, field: String) throws(NavError) {
+    try count(ids.count, limit: "itemsPerArray", max: limits.itemsPerArray, field: field)
+    var seen = Set<String>()
+    for (i, id) in ids.enumerated() {
+      guard state.barButtonItems.contains(id) else {
+        throw NavError(.itemNotFound, "\(field)[\(i)] names no bar button item \"\(id)\"", field: "\(field)[\(i)]", value: id)
+      }
+      guard seen.insert(id).inserted else {
+        throw NavError(.duplicateItem, "\(field) lists \"\(id)\" twice", field: "\(field)[\(i)]", value: id)
+      }
+    }
+  }
+
+  /// A navigation item to be pushed or set: its values and every reference.
+  public func navigationItem(_ item: NavigationItem, in state: SceneState, field: String) throws(NavError) {
+    try id(item.id, field: "\(field).id")
+    try text(item.title, field: "\(field).title")
+    try text(item.prompt, field: "\(field).prompt")
+    try customView(item.titleView, field: "\(field).titleView")
+    if let back = item.backBarButtonItem, !state.barButtonItems.contains(back) {
+      throw NavError(
+        .itemNotFound, "\(field).backBarButtonItem names no bar button item \"\(back)\"",
+        field: "\(field).backBarButtonItem", value: back)
+    }
+    try itemArray(item.leftBarButtonItems, in: state, field: "\(field).leftBarButtonItems")
+    try itemArray(item.rightBarButtonItems, in: state, field: "\(field).rightBarButtonItems")
+  }
+
+  public func appearance(_ appearance: BarAppearance, field: String) throws(NavError) {
+    for entry in appearance.backgroundImages { try image(entry.image, field: "\(field).backgroundImages") }
+    try image(appearance.shadowImage, field: "\(field).shadowImage")
+    if let attributes = appearance.titleTextAttributes {
+      try text(attributes.font, field: "\(field).titleTextAttributes.font")
+      if let size = attributes.size, !(size.isFinite && size > 0 && size <= 1000) {
+        throw NavError(
+          .invalidMutation, "\(field).titleTextAttributes.size must be a number above 0 and at most 1000",
+          field: "\(field).titleTextAttributes.size", value: "\(size)")
+      }
+    }
+  }
+}

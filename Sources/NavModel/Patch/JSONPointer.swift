@@ -1,0 +1,151 @@
+/// An RFC 6901 JSON Pointer: the way from a document's root to one value, as unescaped tokens.
+///
+/// The empty pointer (`""`) is the whole document, while `"/"` is the member whose name is the
+/// empty string. Tokens are stored unescaped so code builds and compares them without thinking
+/// about `~0` and `~1`; only `init(parsing:)` and `description` see the escaped text.
+public struct JSONPointer: Hashable, Sendable {
+  /// Why a pointer's text was rejected, and at which byte of it.
+  public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The pointer text as given.
+    public var pointer: String
+    /// Byte offset of the first problem within `pointer`.
+    public var offset: Int
+    /// What is wrong there.
+    public var reason: String
+
+    /// One line for logs and error replies.
+    public var description: String { "invalid JSON pointer \"\(pointer)\" at byte \(offset): \(reason)" }
+  }
+
+  /// What an array-index token means, per RFC 6901 §4 and RFC 6902's use of `-`.
+  public enum ArrayIndex: Hashable, Sendable {
+    /// A well-formed index (it may still be out of range for a particular array).
+    case index(Int)
+    /// `-`: the (nonexistent) element after the last; only `add` may use it.
+    case end
+    /// Digits with a leading zero, a sign, letters, or empty: not an index at all.
+    case invalid
+  }
+
+  /// The reference tokens, unescaped, root first.
+  public var tokens: [String]
+
+  /// A pointer from unescaped tokens; nothing to validate, since any string is a valid token.
+  public init(tokens: [String] = []) {
+    self.tokens = tokens
+  }
+
+  /// The whole document.
+  public static let root = JSONPointer()
+
+  /// Parses the escaped text form (`/a~1b/0`), rejecting a missing leading `/` and a `~`
+  /// not followed by `0` or `1`, which RFC 6901 leaves undefined and we refuse to guess.
+  public init(parsing text: String) throws(ParseError) {
+    var tokens: [String] = []
+    var utf8 = Array(text.utf8)
+    if utf8.isEmpty {
+      self.tokens = []
+      return
+    }
+    guard utf8[0] == UInt8(ascii: "/") else {
+      throw ParseError(pointer: text, offset: 0, reason: "a non-empty pointer must start with '/'")
+    }
+    // A sentinel '/' lets the loop close the last token like every other.
+    utf8.append(UInt8(ascii: "/"))
+    var current: [UInt8] = []
+    var index = 1
+    while index < utf8.count {
+      let byte = utf8[index]
+      switch byte {
+      case UInt8(ascii: "/"):
+        tokens.append(String(decoding: current, as: UTF8.self))
+        current.removeAll(keepingCapacity: true)
+      case UInt8(ascii: "~"):
+        let next = index + 1 < utf8.count - 1 ? utf8[index + 1] : 0
+        switch next {
+        case UInt8(ascii: "0"): current.append(UInt8(ascii: "~"))
+        case UInt8(ascii: "1"): current.append(UInt8(ascii: "/"))
+        default: throw ParseError(pointer: text, offset: index, reason: "'~' must be followed by '0' or '1'")
+        }
+        index += 1
+      default:
+        current.append(byte)
+      }
+      index += 1
+    }
+    self.tokens = tokens
+  }
+
+  /// This pointer with one more token; `token` is unescaped.
+  public func appending(_ token: String) -> JSONPointer {
+    JSONPointer(tokens: tokens + [token])
+  }
+
+  /// This pointer with an array index appended.
+  public func appending(index: Int) -> JSONPointer {
+    appending(String(index))
+  }
+
+  /// The pointer to the container holding this value, or nil for the root.
+  public var parent: JSONPointer? {
+    tokens.isEmpty ? nil : JSONPointer(tokens: Array(tokens.dropLast()))
+  }
+
+  /// True when `other` lies strictly inside the value this pointer names.
+  ///
+  /// RFC 6902 forbids moving a value into one of its own children; this is that test.
+  public func isProperPrefix(of other: JSONPointer) -> Bool {
+    tokens.count < other.tokens.count && other.tokens.starts(with: tokens)
+  }
+
+  /// Escapes one token for the text form: `~` becomes `~0` first, then `/` becomes `~1`.
+  public static func escape(_ token: String) -> String {
+    // Most tokens (keys, indices) need no escaping; skip the rebuild for them.
+    guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+      return token
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(token.utf8.count + 4)
+    for byte in token.utf8 {
+      switch byte {
+      case UInt8(ascii: "~"): out.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "0")])
+      case UInt8(ascii: "/"): out.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "1")])
+      default: out.append(byte)
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Reads a token as an array index: `0` or digits without a leading zero, or `-`.
+  ///
+  /// An index too large for `Int` is reported as `Int.max`, which no array reaches, so the
+  /// caller says "out of range" rather than "malformed" for a well-formed but huge index.
+  public static func arrayIndex(_ token: String) -> ArrayIndex {
+    let utf8 = token.utf8
+    guard let first = utf8.first else { return .invalid }
+    if token == "-" { return .end }
+    if first == UInt8(ascii: "0") { return utf8.count == 1 ? .index(0) : .invalid }
+    var value = 0
+    var overflowed = false
+    for byte in utf8 {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .invalid }
+      if overflowed { continue }
+      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = times10.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+      if o1 || o2 { overflowed = true } else { value = sum }
+    }
+    return .index(overflowed ? Int.max : value)
+  }
+}
+
+extension JSONPointer: CustomStringConvertible {
+  /// The escaped text form, as it appears in a patch's `path` and `from`.
+  public var description: String {
+    var out = ""
+    for token in tokens {
+      out.append("/")
+      out.append(JSONPointer.escape(token))
+    }
+    return out
+  }
+}

@@ -1,0 +1,64 @@
+import NavModel
+import NavWire
+
+/// Who is on the other end of a connection, from SO_PEERCRED.
+public struct PeerCredentials: Sendable, Hashable {
+  public var pid: Int32
+  public var uid: UInt32
+  public var gid: UInt32
+
+  public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    self.pid = pid
+    self.uid = uid
+    self.gid = gid
+  }
+}
+
+/// Where a streaming call's replies come from.
+///
+/// The connection *pulls*: whenever its socket can take more output (its
+/// buffer is under the low-water mark) it asks the source for everything that
+/// is pending, and writes it in one `write`. A source that is not drained fast
+/// enough can therefore coalesce what it holds instead of growing memory.
+public protocol ReplySource: AnyObject, Sendable {
+  /// Called on the event-loop thread; must not block. Returns complete
+  /// encoded frames (each NUL-terminated), possibly several, or an empty array
+  /// when nothing is pending. `finished` ends the call: the last frame
+  /// returned with it must be a final reply (no `continues`) or an error.
+  func pull() -> (bytes: [UInt8], finished: Bool)
+
+  /// The connection closed (peer gone, or navd disconnected it) before the
+  /// source finished. Called once, on the event-loop thread; release resources.
+  func cancelled()
+}
+
+/// One call in progress and the way back to its connection. Thread-safe:
+/// the engine answers from its actors.
+///
+/// Exactly one of `reply`, `fail` or `stream` ends (or, for `stream`, takes
+/// over) the call; the connection does not dispatch its next pipelined call
+/// until the current one has ended, so replies keep the order of the calls.
+/// For a `oneway` call, `reply` and `fail` only end the call; nothing is sent.
+public protocol CallContext: Sendable {
+  var peer: PeerCredentials { get }
+  /// Unique for the life of the navd process.
+  var connectionID: UInt64 { get }
+  /// Sends the final reply `{"parameters": parameters}`.
+  func reply(_ parameters: JSONValue)
+  /// Sends an error reply `{"error": name, "parameters": parameters}`.
+  func fail(_ name: String, _ parameters: JSONValue)
+  /// Hands the call over to a streaming source (the call must have `more`).
+  func stream(from source: any ReplySource)
+  /// Tells the connection its source has new data; cheap, callable from any thread.
+  func sourceHasData()
+  /// Disconnects the client, logging `reason` once.
+  func close(reason: String)
+}
+
+/// The io.navd side of the server: receives every call not addressed to
+/// `org.varlink.service`.
+public protocol CallHandler: Sendable {
+  /// Called on the event-loop thread; must return at once (hand the work to
+  /// an actor). Every call must eventually be ended through `context`.
+  func handle(_ call: VarlinkCall, context: any CallContext)
+}
