@@ -10,7 +10,18 @@ let package = Package(
   ],
   targets: [
     .target(name: "NavModel"),
+    .target(name: "NavEngine", dependencies: ["NavModel"]),
+    .target(name: "CNavSys"),
+    .target(name: "NavWire", dependencies: ["NavModel"]),
+    .target(name: "NavServer", dependencies: ["NavModel", "NavWire", "CNavSys"]),
+    .target(name: "NavService", dependencies: ["NavEngine", "NavServer", "NavWire", "NavModel"]),
+    .executableTarget(name: "navd", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
+    .executableTarget(name: "navbench", dependencies: ["NavWire", "NavModel", "CNavSys"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel"]),
+    .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel"]),
+    .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavWire", "NavModel", "CNavSys"]),
+    .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel"]),
+    .testTarget(name: "NavServiceTests", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -20,6 +20,8 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
     case conflict = "Conflict"
     /// A scene that does not exist (reads only; a mutation creates its scene).
     case sceneNotFound = "SceneNotFound"
+    /// The store could not make the mutation durable; nothing was applied.
+    case storageFailed = "StorageFailed"
     /// Activating an item that is not shown, not enabled, or a space.
     case itemNotActivatable = "ItemNotActivatable"
   }
@@ -36,11 +38,14 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
   public var max: Int?
   /// The index of the op in its mutation that failed.
   public var opIndex: Int?
+  /// Further parameters for the Varlink error (a conflict's current version and values).
+  public var extra: [String: JSONValue] = [:]
 
   public init(
     _ code: Code, _ message: String, field: String? = nil, value: String? = nil, limit: String? = nil,
-    max: Int? = nil, opIndex: Int? = nil
+    max: Int? = nil, opIndex: Int? = nil, extra: [String: JSONValue] = [:]
   ) {
+    self.extra = extra
     self.code = code
     self.message = message
     self.field = field
@@ -70,6 +75,7 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
     if let limit { members["limit"] = .string(limit) }
     if let max { members["max"] = .number(Double(max)) }
     if let opIndex { members["opIndex"] = .number(Double(opIndex)) }
+    members.merge(extra) { own, _ in own }
     return .object(members)
   }
 }

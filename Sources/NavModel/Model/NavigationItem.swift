@@ -42,4 +42,7 @@ public struct NavigationItem: Sendable, Hashable, Identifiable {
 /// The left or right side of the navigation bar.
 public enum BarSide: String, Sendable, Hashable, CaseIterable {
   case left, right
+
+  /// The opposite side.
+  public var other: BarSide { self == .left ? .right : .left }
 }

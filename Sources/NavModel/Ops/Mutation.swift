@@ -2,10 +2,13 @@
 public struct AppliedMutation: Sendable, Hashable {
   public var state: SceneState
   public var events: [SceneEvent]
+  /// True when any op that carries the flag has it set (SEMANTICS R14).
+  public var animated: Bool
 
-  public init(state: SceneState, events: [SceneEvent]) {
+  public init(state: SceneState, events: [SceneEvent], animated: Bool) {
     self.state = state
     self.events = events
+    self.animated = animated
   }
 }
 
@@ -16,6 +19,7 @@ extension SceneState {
   /// field path from the request root (`ops[3].item.title`).
   public func applying(_ ops: [Op], limits: ModelLimits = .default) throws(NavError) -> AppliedMutation {
     let validation = Validation(limits: limits)
+    guard !ops.isEmpty else { throw NavError(.invalidMutation, "ops must hold at least one op", field: "ops") }
     try validation.count(ops.count, limit: "opsPerMutation", max: limits.opsPerMutation, field: "ops")
     var state = self
     var events: [SceneEvent] = []
@@ -31,7 +35,7 @@ extension SceneState {
         throw error
       }
     }
-    return AppliedMutation(state: state, events: events)
+    return AppliedMutation(state: state, events: events, animated: ops.contains { $0.animated })
   }
 
   /// Applies one op (see `applying(_:limits:)`).

@@ -1,6 +1,6 @@
 /// Field writes on navigation items and appearances.
 extension OpApplier {
-  mutating func updateNavigationItem(_ id: String, _ fields: [NavigationItemField], animated: Bool) throws(NavError) {
+  mutating func updateNavigationItem(_ id: String, _ fields: [NavigationItemField]) throws(NavError) {
     let index = try stackIndex(id, field: field("item"))
     var item = state.navigationBar.items[index]
     for change in fields {
@@ -21,9 +21,6 @@ extension OpApplier {
         }
         item.backBarButtonItem = back
       case .hidesBackButton(let hides):
-        if item.hidesBackButton != hides {
-          events.append(.hidesBackButtonChanged(navigationItem: id, hidden: hides, animated: animated))
-        }
         item.hidesBackButton = hides
       case .leftItemsSupplementBackButton(let supplement):
         item.leftItemsSupplementBackButton = supplement

@@ -1,23 +1,33 @@
 /// Bar button items: the arrays that show them and the items themselves.
 extension OpApplier {
-  mutating func setBarButtonItems(_ navigationItem: String, side: BarSide, items: [String], animated: Bool)
-    throws(NavError)
-  {
+  mutating func setBarButtonItems(_ navigationItem: String, side: BarSide, items: [String]) throws(NavError) {
     let index = try stackIndex(navigationItem, field: field("item"))
     try validation.itemArray(items, in: state, field: field("items"))
+    let other = state.navigationBar.items[index][side.other]
+    if let shared = items.first(where: other.contains) {
+      throw Self.onOtherSide(shared, side: side, field: field("items"))
+    }
     state.navigationBar.items[index][side] = items
-    events.append(.barButtonItemsSet(navigationItem: navigationItem, side: side, animated: animated))
+  }
+
+  /// SEMANTICS R5: one item appears at most once across a navigation item's two sides.
+  static func onOtherSide(_ item: String, side: BarSide, field: String) -> NavError {
+    NavError(
+      .duplicateItem,
+      "bar button item \"\(item)\" is already on the \(side.other.rawValue) side of this navigation item",
+      field: field, value: item)
   }
 
   /// UIKit's `leftBarButtonItem`/`rightBarButtonItem` setter: the first element of the array.
-  mutating func setBarButtonItem(_ navigationItem: String, side: BarSide, item: String?, animated: Bool)
-    throws(NavError)
-  {
+  mutating func setBarButtonItem(_ navigationItem: String, side: BarSide, item: String?) throws(NavError) {
     let index = try stackIndex(navigationItem, field: field("item"))
     var list = state.navigationBar.items[index][side]
     if let item {
       guard state.barButtonItems.contains(item) else {
         throw NavError(.itemNotFound, "no bar button item \"\(item)\"", field: field("barButtonItem"), value: item)
+      }
+      if state.navigationBar.items[index][side.other].contains(item) {
+        throw Self.onOtherSide(item, side: side, field: field("barButtonItem"))
       }
       if let existing = list.firstIndex(of: item) {
         list.remove(at: existing)
@@ -31,7 +41,6 @@ extension OpApplier {
       list.removeFirst()
     }
     state.navigationBar.items[index][side] = list
-    events.append(.barButtonItemsSet(navigationItem: navigationItem, side: side, animated: animated))
   }
 
   static func insert(
@@ -65,10 +74,8 @@ extension OpApplier {
       throw NavError(
         .itemNotFound, "bar button item \"\(item)\" is not in this array", field: "\(path).barButtonItem", value: item)
     }
-    if before == item {
-      throw NavError(.invalidMutation, "cannot move \"\(item)\" before itself", field: "\(path).before", value: item)
-    }
     _ = try anchorIndex(before, in: list, path: path)
+    if before == item { return }
     list.remove(at: index)
     list.insert(item, at: try anchorIndex(before, in: list, path: path))
   }
@@ -92,7 +99,7 @@ extension OpApplier {
     }
     try validation.count(
       state.barButtonItems.count + 1, limit: "barButtonItemsPerScene", max: limits.barButtonItemsPerScene,
-      field: "barButtonItems")
+      field: field("barButtonItem"))
     state.barButtonItems[item.id] = item
   }
 
@@ -103,14 +110,14 @@ extension OpApplier {
     let setsSystemItem = fields.contains { if case .systemItem(.some) = $0 { true } else { false } }
     let setsTitleOrImage = fields.contains {
       switch $0 {
-      case .title(.some), .image(.some): true
+      case .title(.some), .image(.some), .customView(.some): true
       default: false
       }
     }
     if setsSystemItem && setsTitleOrImage {
       throw NavError(
         .invalidMutation,
-        "one update cannot set both systemItem and a title or image on \"\(id)\": a title or image makes it a custom item",
+        "one update cannot set both systemItem and a title, image or customView on \"\(id)\" (SEMANTICS R41)",
         field: field("set.systemItem"), value: id)
     }
     for change in fields {
@@ -120,6 +127,7 @@ extension OpApplier {
         if systemItem != nil {
           item.title = nil
           item.image = nil
+          item.customView = nil
         }
       case .style(let style): item.style = style
       case .title(let title):
@@ -130,7 +138,9 @@ extension OpApplier {
         if image != nil { item.systemItem = nil }
       case .width(let width): item.width = width
       case .possibleTitles(let titles): item.possibleTitles = titles
-      case .customView(let view): item.customView = view
+      case .customView(let view):
+        item.customView = view
+        if view != nil { item.systemItem = nil }
       case .enabled(let enabled): item.enabled = enabled
       case .tag(let tag): item.tag = tag
       case .tintColor(let color): item.tintColor = color

@@ -17,14 +17,17 @@ struct OpApplier {
     case .pop(let expectTop, let animated): try pop(expectTop: expectTop, animated: animated)
     case .popTo(let id, let animated): try popTo(id, animated: animated)
     case .setStack(let items, let animated): try setStack(items, animated: animated)
-    case .updateNavigationItem(let id, let fields, let animated):
-      try updateNavigationItem(id, fields, animated: animated)
-    case .setBarButtonItems(let navigationItem, let side, let items, let animated):
-      try setBarButtonItems(navigationItem, side: side, items: items, animated: animated)
-    case .setBarButtonItem(let navigationItem, let side, let item, let animated):
-      try setBarButtonItem(navigationItem, side: side, item: item, animated: animated)
+    case .updateNavigationItem(let id, let fields, _):
+      try updateNavigationItem(id, fields)
+    case .setBarButtonItems(let navigationItem, let side, let items, _):
+      try setBarButtonItems(navigationItem, side: side, items: items)
+    case .setBarButtonItem(let navigationItem, let side, let item, _):
+      try setBarButtonItem(navigationItem, side: side, item: item)
     case .insertBarButtonItem(let navigationItem, let side, let item, let before):
       let index = try stackIndex(navigationItem, field: field("item"))
+      if state.navigationBar.items[index][side.other].contains(item) {
+        throw Self.onOtherSide(item, side: side, field: field("barButtonItem"))
+      }
       var list = state.navigationBar.items[index][side]
       try Self.insert(item, before: before, into: &list, state: state, validation: validation, path: path)
       state.navigationBar.items[index][side] = list
@@ -37,22 +40,20 @@ struct OpApplier {
     case .defineBarButtonItem(let item): try defineBarButtonItem(item)
     case .updateBarButtonItem(let id, let fields): try updateBarButtonItem(id, fields)
     case .deleteBarButtonItem(let id): try deleteBarButtonItem(id)
-    case .setToolbarItems(let items, let animated):
+    case .setToolbarItems(let items, _):
       try validation.itemArray(items, in: state, field: field("items"))
       state.toolbar.items = items
-      events.append(.toolbarItemsSet(animated: animated))
     case .insertToolbarItem(let item, let before):
       try Self.insert(item, before: before, into: &state.toolbar.items, state: state, validation: validation, path: path)
     case .removeToolbarItem(let item):
       try Self.remove(item, from: &state.toolbar.items, path: path)
     case .moveToolbarItem(let item, let before):
       try Self.move(item, before: before, in: &state.toolbar.items, path: path)
-    case .setBarHidden(let bar, let hidden, let animated):
+    case .setBarHidden(let bar, let hidden, _):
       switch bar {
       case .navigationBar: state.navigationBar.hidden = hidden
       case .toolbar: state.toolbar.hidden = hidden
       }
-      events.append(.barHiddenChanged(bar, hidden: hidden, animated: animated))
     case .updateAppearance(let target, let fields): try updateAppearance(target, fields)
     case .setSceneTint(let color): state.tintColor = color
     case .setDefaultItemTint(let color): state.appearanceDefaults.barButtonItemTintColor = color
@@ -69,9 +70,9 @@ struct OpApplier {
         value: item.id)
     }
     try validation.count(
-      state.navigationBar.items.count + 1, limit: "stackDepth", max: limits.stackDepth, field: "navigationBar.items")
+      state.navigationBar.items.count + 1, limit: "stackDepth", max: limits.stackDepth, field: field("item"))
     state.navigationBar.items.append(item)
-    events.append(.pushed(item: item.id, animated: animated))
+    events.append(.push(item: item.id, animated: animated))
   }
 
   mutating func pop(expectTop: String?, animated: Bool) throws(NavError) {
@@ -89,14 +90,14 @@ struct OpApplier {
         field: field("op"))
     }
     let popped = state.navigationBar.items.removeLast()
-    events.append(.popped(items: [popped.id], animated: animated))
+    events.append(.pop(items: [popped.id], animated: animated))
   }
 
   mutating func popTo(_ id: String, animated: Bool) throws(NavError) {
     let index = try stackIndex(id, field: field("item"))
     let popped = state.navigationBar.items[(index + 1)...].reversed().map(\.id)
     state.navigationBar.items.removeSubrange((index + 1)...)
-    if !popped.isEmpty { events.append(.popped(items: popped, animated: animated)) }
+    if !popped.isEmpty { events.append(.pop(items: popped, animated: animated)) }
   }
 
   mutating func setStack(_ items: [NavigationItem], animated: Bool) throws(NavError) {
@@ -110,8 +111,9 @@ struct OpApplier {
           value: item.id)
       }
     }
+    let transition = StackTransition(from: state.navigationBar.items.map(\.id), to: items.map(\.id))
     state.navigationBar.items = items
-    events.append(.stackSet(items: items.map(\.id), animated: animated))
+    events.append(.setStack(transition: transition, animated: animated))
   }
 
   func stackIndex(_ id: String, field: String) throws(NavError) -> Int {

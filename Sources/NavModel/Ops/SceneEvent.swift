@@ -1,52 +1,55 @@
-/// What a mutation did that a front end animates or a delegate would hear
-/// (UINavigationBarDelegate's push/pop), carried with each update.
+/// What a mutation or an activation did that a front end animates or a
+/// delegate would hear (UINavigationBarDelegate's push/pop), carried with
+/// each update (SEMANTICS R61).
 public enum SceneEvent: Sendable, Hashable {
-  case pushed(item: String, animated: Bool)
+  case push(item: String, animated: Bool)
   /// Items popped, top first.
-  case popped(items: [String], animated: Bool)
-  case stackSet(items: [String], animated: Bool)
-  case barButtonItemsSet(navigationItem: String, side: BarSide, animated: Bool)
-  case toolbarItemsSet(animated: Bool)
-  case barHiddenChanged(Bar, hidden: Bool, animated: Bool)
-  case hidesBackButtonChanged(navigationItem: String, hidden: Bool, animated: Bool)
+  case pop(items: [String], animated: Bool)
+  case setStack(transition: StackTransition, animated: Bool)
   /// A front end activated an item (from `Activate`, never from a mutation).
-  case activated(item: String, action: String?)
+  case activate(item: String, action: String?, tag: Int)
 
-  /// The wire form: `{"event": "pushed", …}`.
+  /// The wire form: `{"type": "push", …}`.
   public var json: JSONValue {
     switch self {
-    case .pushed(let item, let animated):
-      ["event": "pushed", "item": .string(item), "animated": .bool(animated)]
-    case .popped(let items, let animated):
-      ["event": "popped", "items": .array(items.map { .string($0) }), "animated": .bool(animated)]
-    case .stackSet(let items, let animated):
-      ["event": "stackSet", "items": .array(items.map { .string($0) }), "animated": .bool(animated)]
-    case .barButtonItemsSet(let navigationItem, let side, let animated):
-      [
-        "event": "barButtonItemsSet", "item": .string(navigationItem), "side": .string(side.rawValue),
-        "animated": .bool(animated),
-      ]
-    case .toolbarItemsSet(let animated):
-      ["event": "toolbarItemsSet", "animated": .bool(animated)]
-    case .barHiddenChanged(let bar, let hidden, let animated):
-      ["event": "barHiddenChanged", "bar": .string(bar.rawValue), "hidden": .bool(hidden), "animated": .bool(animated)]
-    case .hidesBackButtonChanged(let navigationItem, let hidden, let animated):
-      [
-        "event": "hidesBackButtonChanged", "item": .string(navigationItem), "hidden": .bool(hidden),
-        "animated": .bool(animated),
-      ]
-    case .activated(let item, let action):
-      ["event": "activated", "item": .string(item), "action": action.map { .string($0) } ?? .null]
+    case .push(let item, let animated):
+      ["type": "push", "item": .string(item), "animated": .bool(animated)]
+    case .pop(let items, let animated):
+      ["type": "pop", "items": .array(items.map { .string($0) }), "animated": .bool(animated)]
+    case .setStack(let transition, let animated):
+      ["type": "setStack", "transition": .string(transition.rawValue), "animated": .bool(animated)]
+    case .activate(let item, let action, let tag):
+      ["type": "activate", "item": .string(item), "action": action.map { .string($0) } ?? .null, "tag": .number(Double(tag))]
     }
   }
+}
 
-  /// Whether the front end should animate this change.
+/// How a front end should animate a `setStack` (SEMANTICS R12).
+public enum StackTransition: String, Sendable, Hashable {
+  case push, pop, none
+
+  /// `none` when the top keeps its id (or both stacks are empty); `pop` when the
+  /// new stack is empty or its top was below the old top; `push` otherwise.
+  public init(from old: [String], to new: [String]) {
+    if old.last == new.last {
+      self = .none
+    } else if let newTop = new.last, !old.dropLast().contains(newTop) {
+      self = .push
+    } else {
+      self = .pop
+    }
+  }
+}
+
+extension Op {
+  /// The op's `animated` flag; false for ops that have none (SEMANTICS R14).
   public var animated: Bool {
     switch self {
-    case .pushed(_, let a), .popped(_, let a), .stackSet(_, let a), .barButtonItemsSet(_, _, let a),
-      .toolbarItemsSet(let a), .barHiddenChanged(_, _, let a), .hidesBackButtonChanged(_, _, let a):
+    case .push(_, let a), .pop(_, let a), .popTo(_, let a), .setStack(_, let a), .updateNavigationItem(_, _, let a),
+      .setBarButtonItems(_, _, _, let a), .setBarButtonItem(_, _, _, let a), .setToolbarItems(_, let a),
+      .setBarHidden(_, _, let a):
       a
-    case .activated: false
+    default: false
     }
   }
 }

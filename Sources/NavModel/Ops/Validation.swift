@@ -27,7 +27,8 @@ public struct Validation: Sendable {
     }
   }
 
-  /// Text (titles, prompts, names, actions): at most `stringMaxBytes` UTF-8 bytes.
+  /// Text (titles, prompts, possible titles): at most `stringMaxBytes` UTF-8 bytes,
+  /// no control characters (SEMANTICS R66, R67).
   public func text(_ text: String?, field: String) throws(NavError) {
     guard let text else { return }
     let count = text.utf8.count
@@ -36,14 +37,31 @@ public struct Validation: Sendable {
         .limitExceeded, "\(field) is \(count) bytes of UTF-8; the limit is \(limits.stringMaxBytes)", field: field,
         value: text, limit: "stringMaxBytes", max: limits.stringMaxBytes)
     }
+    if let control = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      throw NavError(
+        .invalidMutation,
+        "\(field) contains the control character U+\(String(control.value, radix: 16, uppercase: true).leftPadded(4)); text is one line",
+        field: field, value: text)
+    }
   }
 
-  /// Widths and sizes: finite, 0…`maxWidth`.
+  /// Names (actions, image and view names, fonts): like text, and not empty.
+  public func name(_ name: String?, field: String) throws(NavError) {
+    guard let name else { return }
+    guard !name.isEmpty else { throw NavError(.invalidMutation, "\(field) must not be empty", field: field, value: name) }
+    try text(name, field: field)
+  }
+
+  /// Widths and sizes: finite and 0…`maxWidth` (negative: InvalidMutation; larger: LimitExceeded).
   public func length(_ value: Double?, field: String) throws(NavError) {
     guard let value else { return }
-    guard value.isFinite, value >= 0, value <= limits.maxWidth else {
+    guard value.isFinite, value >= 0 else {
       throw NavError(
-        .invalidMutation, "\(field) must be a finite number from 0 to \(Int(limits.maxWidth))", field: field,
+        .invalidMutation, "\(field) must be a finite number of points, 0 or more", field: field, value: "\(value)")
+    }
+    guard value <= limits.maxWidth else {
+      throw NavError(
+        .limitExceeded, "\(field) is \(value) points; the limit is \(Int(limits.maxWidth))", field: field,
         value: "\(value)", limit: "maxWidth", max: Int(limits.maxWidth))
     }
   }
@@ -58,20 +76,22 @@ public struct Validation: Sendable {
 
   public func image(_ image: ImageRef?, field: String) throws(NavError) {
     guard let image else { return }
-    try text(image.name, field: "\(field).name")
+    try name(image.name, field: "\(field).name")
     try length(image.width, field: "\(field).width")
     try length(image.height, field: "\(field).height")
   }
 
   public func customView(_ view: CustomView?, field: String) throws(NavError) {
     guard let view else { return }
-    try text(view.name, field: "\(field).name")
+    try name(view.name, field: "\(field).name")
     try length(view.width, field: "\(field).width")
     try length(view.height, field: "\(field).height")
   }
 
   public func tag(_ tag: Int, field: String) throws(NavError) {
-    guard Double(tag.magnitude) <= limits.maxTagMagnitude else {
+    // Compare as integers: Double(2^53 + 1) rounds to 2^53 and would pass.
+    let max = UInt(exactly: limits.maxTagMagnitude.rounded(.down)) ?? (limits.maxTagMagnitude > 0 ? .max : 0)
+    guard tag.magnitude <= max else {
       throw NavError(.invalidMutation, "\(field) must be within ±2^53", field: field, value: "\(tag)")
     }
   }
@@ -86,10 +106,11 @@ public struct Validation: Sendable {
     for (i, title) in item.possibleTitles.enumerated() { try text(title, field: "\(field).possibleTitles[\(i)]") }
     try customView(item.customView, field: "\(field).customView")
     try tag(item.tag, field: "\(field).tag")
-    try text(item.action, field: "\(field).action")
-    if item.systemItem != nil, item.title != nil || item.image != nil {
+    try name(item.action, field: "\(field).action")
+    if item.systemItem != nil, item.title != nil || item.image != nil || item.customView != nil {
       throw NavError(
-        .invalidMutation, "\(field) sets systemItem together with a title or image; a system item has neither (R: system items)",
+        .invalidMutation,
+        "\(field) sets systemItem together with a title, image or customView; a system item has none (SEMANTICS R41)",
         field: "\(field).systemItem", value: item.systemItem?.rawValue)
     }
   }
@@ -121,18 +142,26 @@ public struct Validation: Sendable {
     }
     try itemArray(item.leftBarButtonItems, in: state, field: "\(field).leftBarButtonItems")
     try itemArray(item.rightBarButtonItems, in: state, field: "\(field).rightBarButtonItems")
+    if let shared = item.rightBarButtonItems.first(where: item.leftBarButtonItems.contains) {
+      throw NavError(
+        .duplicateItem, "\(field) shows bar button item \"\(shared)\" on both sides (SEMANTICS R5)",
+        field: "\(field).rightBarButtonItems", value: shared)
+    }
   }
 
   public func appearance(_ appearance: BarAppearance, field: String) throws(NavError) {
     for entry in appearance.backgroundImages { try image(entry.image, field: "\(field).backgroundImages") }
     try image(appearance.shadowImage, field: "\(field).shadowImage")
     if let attributes = appearance.titleTextAttributes {
-      try text(attributes.font, field: "\(field).titleTextAttributes.font")
-      if let size = attributes.size, !(size.isFinite && size > 0 && size <= 1000) {
-        throw NavError(
-          .invalidMutation, "\(field).titleTextAttributes.size must be a number above 0 and at most 1000",
-          field: "\(field).titleTextAttributes.size", value: "\(size)")
-      }
+      try name(attributes.font, field: "\(field).titleTextAttributes.font")
+      try length(attributes.size, field: "\(field).titleTextAttributes.size")
     }
+  }
+}
+
+extension String {
+  /// Pads with leading zeros to `width` characters.
+  fileprivate func leftPadded(_ width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }

@@ -45,7 +45,8 @@ public enum PatchApplier {
       }
       if from.isProperPrefix(of: path) {
         throw PatchError(
-          code: .moveIntoOwnChild, field: .path, detail: "cannot move \(quoted(from)) into its own child \(quoted(path))")
+          code: .moveIntoOwnChild, field: .path,
+          detail: "cannot move \(quoted(from)) into its own child \(quoted(path))")
       }
       let moved = try remove(at: from, field: .from, in: &document)
       try add(moved, at: path, field: .path, in: &document)
@@ -81,37 +82,33 @@ public enum PatchApplier {
     return current
   }
 
-  private static func add(_ value: JSONValue, at pointer: JSONPointer, field: PatchError.Field, in document: inout JSONValue)
+  private static func add(
+    _ value: JSONValue, at pointer: JSONPointer, field: PatchError.Field, in document: inout JSONValue
+  )
     throws(PatchError)
   {
     guard let last = pointer.tokens.last else {
       document = value
       return
     }
+    let depth = pointer.tokens.count - 1
     try withParent(of: pointer, field: field, in: &document) { (container) throws(PatchError) in
-      switch container {
-      case .object(var members):
-        // Drop the enum's reference first so `members` is unique and mutates in place.
-        container = .null
-        members[last] = value
-        container = .object(members)
-      case .array(var elements):
-        let position: Int
+      if container.editObject({ $0[last] = value }) != nil { return }
+      let added: Void? = try container.editArray { (elements) throws(PatchError) in
         switch JSONPointer.arrayIndex(last) {
-        case .end: position = elements.count
-        case .index(let index) where index <= elements.count: position = index
+        case .end:
+          elements.append(value)
+        case .index(let index) where index <= elements.count:
+          elements.insert(value, at: index)
         case .index(let index):
           throw PatchError(
             code: .indexOutOfRange, field: field,
             detail: "\(quoted(pointer)): cannot add at index \(index) of an array of \(elements.count) elements")
-        case .invalid: throw invalidIndex(last, pointer, pointer.tokens.count - 1, field)
+        case .invalid:
+          throw invalidIndex(last, pointer, depth, field)
         }
-        container = .null
-        elements.insert(value, at: position)
-        container = .array(elements)
-      default:
-        throw notAContainer(container, pointer, pointer.tokens.count - 1, field)
       }
+      if added == nil { throw notAContainer(container, pointer, depth, field) }
     }
   }
 
@@ -121,23 +118,20 @@ public enum PatchApplier {
     guard let last = pointer.tokens.last else {
       throw PatchError(code: .rootNotRemovable, field: field, detail: "cannot remove the whole document")
     }
+    let depth = pointer.tokens.count - 1
     return try withParent(of: pointer, field: field, in: &document) { (container) throws(PatchError) -> JSONValue in
-      switch container {
-      case .object(var members):
-        guard members[last] != nil else { throw missingMember(last, pointer, pointer.tokens.count - 1, field) }
-        container = .null
-        let removed = members.removeValue(forKey: last)!
-        container = .object(members)
+      let fromObject = try container.editObject { (members) throws(PatchError) -> JSONValue in
+        guard let removed = members.removeValue(forKey: last) else {
+          throw missingMember(last, pointer, depth, field)
+        }
         return removed
-      case .array(var elements):
-        let index = try existingIndex(last, count: elements.count, pointer, pointer.tokens.count - 1, field)
-        container = .null
-        let removed = elements.remove(at: index)
-        container = .array(elements)
-        return removed
-      default:
-        throw notAContainer(container, pointer, pointer.tokens.count - 1, field)
       }
+      if let fromObject { return fromObject }
+      let fromArray = try container.editArray { (elements) throws(PatchError) -> JSONValue in
+        elements.remove(at: try existingIndex(last, count: elements.count, pointer, depth, field))
+      }
+      if let fromArray { return fromArray }
+      throw notAContainer(container, pointer, depth, field)
     }
   }
 
@@ -148,28 +142,22 @@ public enum PatchApplier {
       document = value
       return
     }
+    let depth = pointer.tokens.count - 1
     try withParent(of: pointer, field: .path, in: &document) { (container) throws(PatchError) in
-      switch container {
-      case .object(var members):
-        guard members[last] != nil else { throw missingMember(last, pointer, pointer.tokens.count - 1, .path) }
-        container = .null
+      let inObject: Void? = try container.editObject { (members) throws(PatchError) in
+        // Unlike add, replace must not create a member.
+        guard members[last] != nil else { throw missingMember(last, pointer, depth, .path) }
         members[last] = value
-        container = .object(members)
-      case .array(var elements):
-        let index = try existingIndex(last, count: elements.count, pointer, pointer.tokens.count - 1, .path)
-        container = .null
-        elements[index] = value
-        container = .array(elements)
-      default:
-        throw notAContainer(container, pointer, pointer.tokens.count - 1, .path)
       }
+      if inObject != nil { return }
+      let inArray: Void? = try container.editArray { (elements) throws(PatchError) in
+        elements[try existingIndex(last, count: elements.count, pointer, depth, .path)] = value
+      }
+      if inArray == nil { throw notAContainer(container, pointer, depth, .path) }
     }
   }
 
   /// Runs `body` on the container that holds the pointer's last token, in place.
-  ///
-  /// Each level takes its payload out of the enum before recursing, so a uniquely referenced
-  /// document is modified without copying the untouched parts of the spine.
   private static func withParent<R>(
     of pointer: JSONPointer, field: PatchError.Field, in document: inout JSONValue,
     _ body: (inout JSONValue) throws(PatchError) -> R
@@ -183,20 +171,17 @@ public enum PatchApplier {
   ) throws(PatchError) -> R {
     if depth == end { return try body(&value) }
     let token = pointer.tokens[depth]
-    switch value {
-    case .object(var members):
+    let viaObject = try value.editObject { (members) throws(PatchError) -> R in
       guard members[token] != nil else { throw missingMember(token, pointer, depth, field) }
-      value = .null
-      defer { value = .object(members) }
       return try descend(&members[token]!, depth: depth + 1, until: end, pointer, field, body)
-    case .array(var elements):
-      let index = try existingIndex(token, count: elements.count, pointer, depth, field)
-      value = .null
-      defer { value = .array(elements) }
-      return try descend(&elements[index], depth: depth + 1, until: end, pointer, field, body)
-    default:
-      throw notAContainer(value, pointer, depth, field)
     }
+    if let viaObject { return viaObject }
+    let viaArray = try value.editArray { (elements) throws(PatchError) -> R in
+      let index = try existingIndex(token, count: elements.count, pointer, depth, field)
+      return try descend(&elements[index], depth: depth + 1, until: end, pointer, field, body)
+    }
+    if let viaArray { return viaArray }
+    throw notAContainer(value, pointer, depth, field)
   }
 
   private static func existingIndex(
@@ -252,5 +237,28 @@ public enum PatchApplier {
   private static func excerpt(_ value: JSONValue) -> String {
     let text = JSONWriter.string(value)
     return text.count <= 80 ? text : String(text.prefix(77)) + "..."
+  }
+}
+
+extension JSONValue {
+  /// Runs `body` on the object's members in place; nil (and `body` not run) for a non-object.
+  ///
+  /// The payload is moved out and `self` left null meanwhile, so the dictionary is uniquely
+  /// referenced and edits do not copy it. (`switch self { case .object(var m): … }` keeps a
+  /// second reference alive for the whole switch and copies on every edit.)
+  fileprivate mutating func editObject<R, E: Error>(_ body: (inout [String: JSONValue]) throws(E) -> R) throws(E) -> R?
+  {
+    guard case .object(var members) = self else { return nil }
+    self = .null
+    defer { self = .object(members) }
+    return try body(&members)
+  }
+
+  /// Runs `body` on the array's elements in place; nil (and `body` not run) for a non-array.
+  fileprivate mutating func editArray<R, E: Error>(_ body: (inout [JSONValue]) throws(E) -> R) throws(E) -> R? {
+    guard case .array(var elements) = self else { return nil }
+    self = .null
+    defer { self = .array(elements) }
+    return try body(&elements)
   }
 }

@@ -28,9 +28,13 @@ public struct PatchError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// The member of an operation object an error is about.
   public enum Field: String, Hashable, Sendable {
+    /// `op`: missing, not a string, or not one of the six operations.
     case op
+    /// `path`: missing, malformed, or naming a place the operation cannot act on.
     case path
+    /// `from` of `move` and `copy`: missing, malformed, or naming nothing.
     case from
+    /// `value`: missing, or (for `test`) not equal to the document's value.
     case value
   }
 

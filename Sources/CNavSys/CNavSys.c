@@ -1,0 +1,77 @@
+#define _GNU_SOURCE
+#include "CNavSys.h"
+
+#include <fcntl.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+int cnav_accept_nonblocking(int fd) {
+  return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int cnav_peer_credentials(int fd, struct cnav_ucred *out) {
+  struct ucred cred;
+  socklen_t length = sizeof(cred);
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0) return -1;
+  out->pid = cred.pid;
+  out->uid = cred.uid;
+  out->gid = cred.gid;
+  return 0;
+}
+
+int cnav_unix_stream_socket(int nonblocking) {
+  return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
+}
+
+static int fill_address(struct sockaddr_un *address, const char *path) {
+  size_t length = strlen(path);
+  memset(address, 0, sizeof(*address));
+  address->sun_family = AF_UNIX;
+  if (length == 0 || length >= sizeof(address->sun_path)) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(address->sun_path, path, length);
+  return 0;
+}
+
+int cnav_bind_unix(int fd, const char *path) {
+  struct sockaddr_un address;
+  if (fill_address(&address, path) != 0) return -1;
+  return bind(fd, (struct sockaddr *)&address, sizeof(address));
+}
+
+int cnav_connect_unix(int fd, const char *path) {
+  struct sockaddr_un address;
+  if (fill_address(&address, path) != 0) return -1;
+  return connect(fd, (struct sockaddr *)&address, sizeof(address));
+}
+
+int cnav_unix_path_max(void) {
+  struct sockaddr_un address;
+  return (int)sizeof(address.sun_path) - 1;
+}
+
+int cnav_set_nonblocking(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0) return -1;
+  return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+int cnav_set_buffer_sizes(int fd, int send_bytes, int receive_bytes) {
+  if (send_bytes > 0 && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &send_bytes, sizeof(send_bytes)) != 0) return -1;
+  if (receive_bytes > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_bytes, sizeof(receive_bytes)) != 0) return -1;
+  return 0;
+}
+
+int cnav_set_timeouts(int fd, int milliseconds) {
+  struct timeval tv;
+  tv.tv_sec = milliseconds / 1000;
+  tv.tv_usec = (milliseconds % 1000) * 1000;
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0) return -1;
+  return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}

@@ -1,0 +1,69 @@
+// System calls and structs that Swift's Glibc module does not expose on Linux:
+// epoll, eventfd, accept4, SO_PEERCRED and AF_UNIX address handling.
+// Keep this header small: Swift wraps each call once, in NavServer's Syscall.swift.
+#ifndef CNAVSYS_H
+#define CNAVSYS_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+/// epoll event bits as plain constants (glibc defines some as enum members whose
+/// types import awkwardly into Swift).
+static const uint32_t CNAV_EPOLLIN = EPOLLIN;
+static const uint32_t CNAV_EPOLLOUT = EPOLLOUT;
+static const uint32_t CNAV_EPOLLERR = EPOLLERR;
+static const uint32_t CNAV_EPOLLHUP = EPOLLHUP;
+static const uint32_t CNAV_EPOLLRDHUP = EPOLLRDHUP;
+static const int CNAV_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
+static const int CNAV_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
+static const int CNAV_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
+static const int CNAV_EPOLL_CLOEXEC = EPOLL_CLOEXEC;
+static const int CNAV_EFD_CLOEXEC = EFD_CLOEXEC;
+static const int CNAV_EFD_NONBLOCK = EFD_NONBLOCK;
+/// send() flag that turns SIGPIPE into EPIPE for a peer that has gone away.
+static const int CNAV_MSG_NOSIGNAL = MSG_NOSIGNAL;
+
+/// The three fields of `struct ucred` (SO_PEERCRED); glibc hides the real
+/// struct behind _GNU_SOURCE, which Swift's Glibc module does not define.
+struct cnav_ucred {
+  pid_t pid;
+  uid_t uid;
+  gid_t gid;
+};
+
+/// errno of the calling thread (a macro in C, so Swift cannot read it reliably on its own).
+static inline int cnav_errno(void) { return errno; }
+
+/// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC).
+int cnav_accept_nonblocking(int fd);
+
+/// getsockopt(SO_PEERCRED). Returns 0 or -1 with errno set.
+int cnav_peer_credentials(int fd, struct cnav_ucred *out);
+
+/// socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK? | SOCK_CLOEXEC).
+int cnav_unix_stream_socket(int nonblocking);
+
+/// bind() to a filesystem AF_UNIX path. -1 with errno ENAMETOOLONG when the
+/// path does not fit sun_path.
+int cnav_bind_unix(int fd, const char *path);
+
+/// connect() to a filesystem AF_UNIX path (same errors as cnav_bind_unix).
+int cnav_connect_unix(int fd, const char *path);
+
+/// Longest path that fits sun_path (without the terminating NUL).
+int cnav_unix_path_max(void);
+
+/// Sets O_NONBLOCK on fd. Returns 0 or -1 with errno set.
+int cnav_set_nonblocking(int fd);
+
+/// setsockopt(SO_SNDBUF / SO_RCVBUF); used by tests to make slow readers slow quickly.
+int cnav_set_buffer_sizes(int fd, int send_bytes, int receive_bytes);
+
+/// setsockopt(SO_RCVTIMEO / SO_SNDTIMEO) in milliseconds; used by blocking test clients.
+int cnav_set_timeouts(int fd, int milliseconds);
+
+#endif

@@ -1,0 +1,20 @@
+import NavModel
+
+/// Every bound the engine keeps (documented in Protocol/PROTOCOL.md, "Limits").
+public struct EngineConfiguration: Sendable {
+  public var limits = ModelLimits.default
+  /// Versions kept in each scene's op log: how far back `baseVersion` and `sinceVersion` reach.
+  public var opLogCapacity = 1024
+  /// Successful mutation ids remembered per scene for idempotent retries.
+  public var rememberedMutationIds = 10_000
+  /// Scenes navd will hold; a mutation creating one more is refused.
+  public var maxScenes = 1024
+  /// Bytes of updates queued for one subscriber before they are coalesced into one.
+  public var subscriberQueueBytes = 1 << 20
+  /// A subscriber with updates pending that has not read any for this long is disconnected.
+  public var subscriberStallSeconds = 60.0
+  /// Subscribers per scene.
+  public var maxSubscribersPerScene = 4096
+
+  public init() {}
+}

@@ -1,0 +1,66 @@
+import NavModel
+
+/// How a mutation treats fields that others wrote after its `baseVersion` (CONFLICTS.md).
+public enum ConflictPolicy: String, Sendable, Hashable, CaseIterable {
+  /// Apply anyway; the reply lists every value that was overwritten.
+  case lastWriterWins
+  /// Reject the whole mutation; the error carries the current version and values.
+  case failOnConflict
+}
+
+/// A batch of ops and how to commit it.
+public struct MutationRequest: Sendable {
+  public var ops: [Op]
+  /// The version the client last saw; nil means a blind write.
+  public var baseVersion: UInt64?
+  /// Client-chosen; a retry with the same id from the same client is answered from memory.
+  public var mutationId: String?
+  public var policy: ConflictPolicy
+  /// Who is writing: the client id it sent, else one derived from its connection.
+  public var client: String
+
+  public init(
+    ops: [Op], baseVersion: UInt64? = nil, mutationId: String? = nil, policy: ConflictPolicy = .lastWriterWins,
+    client: String
+  ) {
+    self.ops = ops
+    self.baseVersion = baseVersion
+    self.mutationId = mutationId
+    self.policy = policy
+    self.client = client
+  }
+}
+
+/// A value that a last-writer-wins mutation replaced, written by someone else after its base version.
+public struct Overwrite: Sendable, Hashable {
+  public var field: FieldKey
+  /// The value before this mutation.
+  public var previousValue: JSONValue
+  /// The version that wrote `previousValue`.
+  public var writtenAt: UInt64
+  public var writtenBy: String
+
+  public var json: JSONValue {
+    [
+      "field": .string(field.description), "previousValue": previousValue, "version": .number(Double(writtenAt)),
+    ]
+  }
+}
+
+/// What a committed mutation reports back.
+public struct MutationOutcome: Sendable, Hashable {
+  public var version: UInt64
+  public var overwritten: [Overwrite]
+  /// The base version was older than the op log, so conflicts could not be judged (CONFLICTS.md).
+  public var baseVersionExpired: Bool
+  /// True when this answer is a replay of an earlier commit with the same mutation id.
+  public var replayed: Bool
+
+  /// The Mutate reply parameters.
+  public var json: JSONValue {
+    [
+      "version": .number(Double(version)), "overwritten": .array(overwritten.map(\.json)),
+      "baseVersionExpired": .bool(baseVersionExpired), "replayed": .bool(replayed),
+    ]
+  }
+}

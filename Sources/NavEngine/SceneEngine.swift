@@ -1,0 +1,115 @@
+import NavModel
+
+/// The authority for one scene: its state, version, op log and subscribers.
+///
+/// Mutations are queued and committed in groups: everything that arrived
+/// while the previous group was being stored is applied in order, stored in
+/// one `SceneStore.commit`, published to subscribers, and only then
+/// acknowledged. No state is read across an `await` except through `pending`,
+/// so actor reentrancy cannot interleave two commits.
+public actor SceneEngine {
+  public let name: String
+  let configuration: EngineConfiguration
+  let store: any SceneStore
+  let now: @Sendable () -> Double
+
+  public internal(set) var state: SceneState
+  public internal(set) var version: UInt64
+  var log: OpLog
+  var memory: MutationMemory
+  var groups: [DocumentView: SubscriptionGroup] = [:]
+  var actionWatchers: [UInt64: Subscriber] = [:]
+  var subscriberCount = 0
+
+  typealias Waiter = CheckedContinuation<Result<MutationOutcome, NavError>, Never>
+  private var pending: [(MutationRequest, Waiter)] = []
+  private var draining = false
+
+  public init(
+    name: String, state: SceneState = .empty, version: UInt64 = 0, configuration: EngineConfiguration,
+    store: any SceneStore, now: @escaping @Sendable () -> Double
+  ) {
+    self.name = name
+    self.state = state
+    self.version = version
+    self.configuration = configuration
+    self.store = store
+    self.now = now
+    self.log = OpLog(capacity: configuration.opLogCapacity, version: version, state: state)
+    self.memory = MutationMemory(capacity: configuration.rememberedMutationIds)
+  }
+
+  /// The current state and its version, read atomically.
+  public func snapshot() -> (state: SceneState, version: UInt64) { (state, version) }
+
+  /// Commits a mutation; returns once it is stored and queued to every subscriber.
+  public func mutate(_ request: MutationRequest) async -> Result<MutationOutcome, NavError> {
+    await withCheckedContinuation { (waiter: Waiter) in
+      pending.append((request, waiter))
+      if !draining {
+        draining = true
+        Task { await self.drain() }
+      }
+    }
+  }
+
+  private func drain() async {
+    while !pending.isEmpty {
+      let group = pending
+      pending = []
+      await commitGroup(group)
+    }
+    draining = false
+  }
+
+  private func commitGroup(_ group: [(MutationRequest, Waiter)]) async {
+    let before = (state: state, version: version)
+    var results: [Result<MutationOutcome, NavError>] = []
+    var records: [CommitRecord] = []
+    var committed: [LogEntry] = []
+    for (request, _) in group {
+      let result = apply(request)
+      results.append(result)
+      if case .success(let outcome) = result, !outcome.replayed, let entry = log.entries.last,
+        entry.version == outcome.version
+      {
+        committed.append(entry)
+        records.append(
+          CommitRecord(
+            scene: name, version: entry.version, ops: entry.ops, client: entry.client, mutationId: entry.mutationId,
+            state: entry.state))
+      }
+    }
+    if !records.isEmpty {
+      do {
+        try await store.commit(records)
+      } catch {
+        rollBack(to: before, committed: committed)
+        let failure = NavError(.storageFailed, "the mutation could not be stored: \(error); nothing was applied")
+        for (i, result) in results.enumerated() {
+          if case .success(let outcome) = result, !outcome.replayed { results[i] = .failure(failure) }
+        }
+        committed = []
+      }
+    }
+    for entry in committed { publish(entry) }
+    for ((_, waiter), result) in zip(group, results) { waiter.resume(returning: result) }
+  }
+
+  private func rollBack(to before: (state: SceneState, version: UInt64), committed: [LogEntry]) {
+    state = before.state
+    version = before.version
+    log.truncate(after: before.version)
+    for entry in committed {
+      if let id = entry.mutationId { memory.forget(MutationMemory.Key(client: entry.client, mutationId: id)) }
+    }
+  }
+}
+
+extension SceneEngine {
+  /// Subscribers and action watchers, for server statistics.
+  public var subscriberTotal: Int { subscriberCount + actionWatchers.count }
+
+  /// The version and subscriber count, for `ListScenes`.
+  public var summary: (version: UInt64, subscribers: Int) { (version, subscriberTotal) }
+}

@@ -1,0 +1,142 @@
+/// Turns a scene's state into the layout a front end draws (SEMANTICS
+/// R19–R57): the back button, left items, centre, right items, prompt and
+/// toolbar, each bar's resolved appearance and, with a width, the geometry
+/// and overflow.
+///
+/// Pure and total: the same state and metrics always give the same layout,
+/// and no state crashes it. Ids that name no bar button item (which the
+/// applier never produces, R4) are skipped rather than trapped on.
+public enum LayoutResolver {
+  /// The resolved layout of `state`; with `metrics`, also where everything is
+  /// drawn and what overflows (R35–R38, R47).
+  public static func resolve(_ state: SceneState, metrics: LayoutMetrics? = nil) -> Layout {
+    let width = metrics.map { boundedWidth($0.width) }
+    let compact = metrics?.compact ?? false
+    var navigationBar = resolveNavigationBar(
+      state, compact: compact, position: metrics?.navigationBarPosition ?? .top)
+    var toolbar = resolveToolbar(state, compact: compact, position: metrics?.toolbarPosition ?? .bottom)
+    if let width {
+      layOut(&navigationBar, width: width)
+      layOut(&toolbar, width: width)
+    }
+    return Layout(navigationBar: navigationBar.layout, toolbar: toolbar.layout)
+  }
+
+  /// R7 bounds `W` to 0…10000; the engine validates, this only keeps the
+  /// arithmetic finite if it did not.
+  static func boundedWidth(_ width: Double) -> Double {
+    width.isNaN ? 0 : min(max(width, 0), 10_000)
+  }
+
+  // MARK: - Navigation bar content (R19–R28)
+
+  /// The navigation bar before geometry: what is shown, in what order, with
+  /// the widths the layout pass needs.
+  struct NavigationBarDraft {
+    var layout: NavigationBarLayout
+    /// Back button width (R33), when shown.
+    var backWidth: Double?
+    /// Left items in array order, flexible spaces removed (R27).
+    var left: [Candidate]
+    /// Right items in array order (rightmost first), flexible spaces removed (R27).
+    var right: [Candidate]
+  }
+
+  /// An item that may be shown, with its width `w(i)` (R32); nil for a flexible space.
+  struct Candidate {
+    var item: LayoutItem
+    var width: Double?
+  }
+
+  static func resolveNavigationBar(_ state: SceneState, compact: Bool, position: BarPosition) -> NavigationBarDraft {
+    let bar = state.navigationBar
+    let prompt = bar.topItem?.prompt.flatMap { $0.isEmpty ? nil : $0 }
+    let barMetrics: BarMetrics =
+      switch (compact, prompt != nil) {
+      case (false, false): .default
+      case (true, false): .compact
+      case (false, true): .defaultPrompt
+      case (true, true): .compactPrompt
+      }
+    let appearance = resolveAppearance(.navigationBar, in: state, barMetrics: barMetrics, position: position)
+    var draft = NavigationBarDraft(
+      layout: NavigationBarLayout(
+        hidden: bar.hidden, topItem: nil, prompt: nil, backButton: nil, left: [], centre: nil, right: [],
+        overflow: [], appearance: appearance),
+      backWidth: nil, left: [], right: [])
+    guard let top = bar.topItem else { return draft }
+
+    let leftIDs = top.leftBarButtonItems.filter { state.barButtonItems.contains($0) }
+    draft.layout.topItem = top.id
+    draft.layout.prompt = prompt
+    draft.left = candidates(leftIDs, in: state, bar: .navigationBar).filter { $0.item.kind != .flexibleSpace }
+    draft.right = candidates(top.rightBarButtonItems, in: state, bar: .navigationBar).filter {
+      $0.item.kind != .flexibleSpace
+    }
+    draft.layout.left = draft.left.map(\.item)
+    draft.layout.right = draft.right.reversed().map(\.item)
+    draft.layout.centre = centre(of: top, hasLeftItems: !leftIDs.isEmpty)
+
+    let showsBackButton = !top.hidesBackButton && (leftIDs.isEmpty || top.leftItemsSupplementBackButton)
+    if let back = bar.backItem, showsBackButton {
+      let backButton = backButton(from: back, in: state)
+      draft.layout.backButton = backButton
+      draft.backWidth = WidthModel.backButtonWidth(title: backButton.title, showsImage: backButton.image != nil)
+    }
+    return draft
+  }
+
+  /// R19–R21: the title view unless the item has left items (the state's
+  /// array, whatever is drawn, R20), else the title, verbatim.
+  static func centre(of top: NavigationItem, hasLeftItems: Bool) -> CentreLayout {
+    if let titleView = top.titleView, !hasLeftItems {
+      return CentreLayout(kind: .titleView, title: top.title, titleView: titleView)
+    }
+    return CentreLayout(kind: .title, title: top.title, titleView: nil)
+  }
+
+  /// R24, R25: the content comes from the back item, never from the top item.
+  static func backButton(from back: NavigationItem, in state: SceneState) -> BackButtonLayout {
+    let barButtonItem = back.backBarButtonItem.flatMap { state.barButtonItems[$0] }
+    let title: String?
+    let image: ImageRef?
+    if let barButtonItem, barButtonItem.title != nil || barButtonItem.image != nil {
+      title = barButtonItem.title
+      image = barButtonItem.image
+    } else {
+      title = back.title ?? "Back"
+      image = nil
+    }
+    return BackButtonLayout(
+      sourceItem: back.id, item: barButtonItem?.id, title: title, image: image,
+      enabled: barButtonItem?.enabled ?? true, tint: itemTint(barButtonItem, in: .navigationBar, of: state))
+  }
+
+  /// The bar button items named by `ids`, as shown in `bar`; unknown ids are skipped.
+  static func candidates(_ ids: [String], in state: SceneState, bar: Bar) -> [Candidate] {
+    ids.compactMap { id in
+      guard let item = state.barButtonItems[id] else { return nil }
+      return Candidate(
+        item: LayoutItem(item, tint: itemTint(item, in: bar, of: state)), width: WidthModel.width(of: item))
+    }
+  }
+
+  // MARK: - Toolbar content (R46)
+
+  /// The toolbar before geometry.
+  struct ToolbarDraft {
+    var layout: ToolbarLayout
+    /// Every item in array order, spaces included.
+    var items: [Candidate]
+  }
+
+  static func resolveToolbar(_ state: SceneState, compact: Bool, position: BarPosition) -> ToolbarDraft {
+    let appearance = resolveAppearance(
+      .toolbar, in: state, barMetrics: compact ? .compact : .default, position: position)
+    let items = candidates(state.toolbar.items, in: state, bar: .toolbar)
+    return ToolbarDraft(
+      layout: ToolbarLayout(
+        hidden: state.toolbar.hidden, items: items.map(\.item), overflow: [], appearance: appearance),
+      items: items)
+  }
+}

@@ -1,0 +1,74 @@
+/// The deterministic width model (SEMANTICS R30–R34): how many points every
+/// item, back button and title takes.
+///
+/// UIKit measures with fonts; navd cannot, so every implementation uses these
+/// same numbers and agrees to the point. Inputs the validator would reject
+/// (negative or non-finite sizes) count as 0 here, so a bad state can never
+/// poison the arithmetic.
+public enum WidthModel {
+  /// `P`: from each bar edge to its first entry (R30).
+  public static let edgePadding = 8.0
+  /// `S`: between two adjacent non-space entries, and the clearance around the title (R30, R34).
+  public static let spacing = 8.0
+  /// The back button's chevron, added to its title or icon (R33).
+  public static let backChevron = 20.0
+  /// The text estimate per extended grapheme cluster (R31).
+  public static let pointsPerCharacter = 8.0
+  /// Added to a text button's widest title (R32 rule 7).
+  public static let buttonTextPadding = 16.0
+  /// System items and image items (R32 rules 5, 6).
+  public static let iconWidth = 30.0
+
+  /// `text(s)` (R31): 8 per extended grapheme cluster; 0 for nil.
+  ///
+  /// `String.count` is UAX #29 segmentation, so "é" written as e + U+0301, a
+  /// flag and a ZWJ emoji sequence are each one character.
+  public static func text(_ string: String?) -> Double {
+    guard let string else { return 0 }
+    return pointsPerCharacter * Double(string.count)
+  }
+
+  /// `w(i)` (R32), first rule that applies; nil for a flexible space, whose
+  /// width the toolbar computes (R47) and the navigation bar skips (R27).
+  public static func width(of item: BarButtonItem) -> Double? {
+    let kind = LayoutItem.Kind(of: item)
+    if kind != .flexibleSpace, let width = item.width, width > 0, width.isFinite { return width }
+    switch kind {
+    case .customView: return item.customView.map { points($0.width) } ?? 0
+    case .fixedSpace: return 0
+    case .flexibleSpace: return nil
+    case .system, .image: return iconWidth
+    case .title, .custom:
+      let widest = (item.possibleTitles + (item.title.map { [$0] } ?? [])).map(text).max() ?? 0
+      return widest + buttonTextPadding
+    }
+  }
+
+  /// The back button's width (R33): chevron plus icon when it shows an image,
+  /// else chevron plus its title's text.
+  public static func backButtonWidth(title: String?, showsImage: Bool) -> Double {
+    backChevron + (showsImage ? iconWidth : text(title))
+  }
+
+  /// The title width `t` (R33): the title view's width in a title-view
+  /// centre, else the title's text estimate.
+  public static func titleWidth(_ centre: CentreLayout) -> Double {
+    switch centre.kind {
+    case .titleView: centre.titleView.map { points($0.width) } ?? 0
+    case .title: text(centre.title)
+    }
+  }
+
+  /// The gap between two adjacent entries (R34): `S`, or 0 when either is a
+  /// space. Nil `previous` means `next` is first on its side: no gap, the
+  /// edge padding is applied by the caller.
+  public static func gap(after previous: LayoutItem.Kind?, before next: LayoutItem.Kind) -> Double {
+    guard let previous else { return 0 }
+    return previous.isSpace || next.isSpace ? 0 : spacing
+  }
+
+  /// A size the validator would have bounded; anything else counts as 0.
+  static func points(_ value: Double) -> Double {
+    value.isFinite && value > 0 ? value : 0
+  }
+}

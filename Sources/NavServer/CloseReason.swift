@@ -1,0 +1,53 @@
+/// Why navd closed a connection; each is logged once, at the level given here.
+///
+/// The Varlink specification and systemd close the connection on anything that is
+/// not a well-formed call (invalid JSON or UTF-8, too deep, too big, unknown keys,
+/// wrong types, conflicting flags): the two sides are out of sync and there is no
+/// reply the client could match to a call. navd does the same.
+enum CloseReason: Equatable, Sendable, CustomStringConvertible {
+  /// The peer closed the connection (normal).
+  case peerClosed
+  /// The frame was not a valid Varlink call (detail says why).
+  case protocolError(String)
+  /// A frame exceeded the size limit, possibly while still arriving.
+  case frameTooLarge(String)
+  /// A partial frame sat in the buffer longer than the timeout.
+  case partialFrameTimeout(Duration)
+  /// Output waiting for the peer exceeded the hard limit (a reader that does not read).
+  case outputLimit(Int)
+  /// The connection was over the limit and got its LimitExceeded answer.
+  case connectionLimit
+  /// The connection was over the limit and sent no call in time.
+  case connectionLimitTimeout
+  /// The handler asked to disconnect the client (`CallContext.close(reason:)`).
+  case requested(String)
+  /// A read or write failed.
+  case ioError(String)
+  /// The server is shutting down.
+  case serverStopping
+
+  var description: String {
+    switch self {
+    case .peerClosed: "peer closed the connection"
+    case .protocolError(let detail): "protocol error: \(detail)"
+    case .frameTooLarge(let detail): "\(detail)"
+    case .partialFrameTimeout(let timeout): "no complete message within \(timeout) (partial frame timeout)"
+    case .outputLimit(let limit): "client not reading: more than \(limit) bytes of output queued"
+    case .connectionLimit: "over the connection limit: answered LimitExceeded"
+    case .connectionLimitTimeout: "over the connection limit and no call arrived in time"
+    case .requested(let reason): reason
+    case .ioError(let detail): "I/O error: \(detail)"
+    case .serverStopping: "server stopping"
+    }
+  }
+
+  /// How loudly to log it.
+  var logLevel: LogLevel {
+    switch self {
+    case .peerClosed, .serverStopping: .debug
+    case .connectionLimit, .connectionLimitTimeout: .info
+    case .requested: .notice
+    case .protocolError, .frameTooLarge, .partialFrameTimeout, .outputLimit, .ioError: .warning
+    }
+  }
+}

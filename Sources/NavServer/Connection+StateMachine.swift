@@ -1,0 +1,294 @@
+import NavModel
+import NavWire
+
+extension Connection {
+  /// The Varlink server side of one connection, as a pure value: no sockets, no clock.
+  ///
+  /// Methods are named after events (`bytesReceived`, `callReplied`, `streamStarted`,
+  /// `sourceProduced`, `bytesWritten`, `peerClosed`, `closeRequested`, `tick`) and return
+  /// an `Action` for the IO code to perform. After performing any action other than
+  /// `.none`, the IO code asks `nextAction()` for the next step until it is `.none` —
+  /// that is how one event can lead to several steps (a reply ends a call, which lets the
+  /// next pipelined call be dispatched).
+  ///
+  /// Rules it enforces: calls are dispatched one at a time, in order; the next pipelined
+  /// call waits until the current one has ended *and* less than the low-water mark is
+  /// waiting to be written; a `oneway` call sends nothing; a streaming source is pulled
+  /// only below the low-water mark; output beyond the hard limit, a frame over the size
+  /// limit, invalid JSON or a protocol error close the connection.
+  struct StateMachine {
+    /// What the IO code must do next.
+    enum Action {
+      /// Nothing; wait for the next event.
+      case none
+      /// Route the call (org.varlink.service, or the handler); end it with `callReplied`
+      /// or `streamStarted` carrying `serial`.
+      case dispatch(VarlinkCall, serial: UInt64)
+      /// Call `source.pull()` now and report the result with `sourceProduced`.
+      case pull(any ReplySource, serial: UInt64)
+      /// Call `source.cancelled()`: it was handed over for a call that cannot stream.
+      case cancelSource(any ReplySource)
+      /// Close the socket (cancelling `source` if given) and log `reason` once.
+      case close(CloseReason, cancel: (any ReplySource)?)
+    }
+
+    private enum State {
+      /// Waiting for (or about to dispatch) the next call.
+      case idle
+      /// A call was dispatched and has not ended.
+      case calling(serial: UInt64, oneway: Bool, more: Bool)
+      /// A streaming call: its source is pulled when signalled and output is low.
+      case streaming(serial: UInt64, source: any ReplySource, signalled: Bool)
+      /// Accepted past the connection limit: the first call gets `reply`, then close.
+      case rejecting(reply: [UInt8])
+      /// Write what is queued, then close with `reason`.
+      case closingAfterFlush(CloseReason)
+      case closed
+    }
+
+    let limits: Limits
+    private var state: State
+    private var decoder: VarlinkFrameDecoder
+    private(set) var output = OutputBuffer()
+    private var lastSerial: UInt64 = 0
+    /// The peer sent EOF (or hung up): no more input will come.
+    private(set) var inputClosed = false
+    /// When the frame still arriving started, if one is.
+    private var partialSince: ContinuousClock.Instant?
+    /// Over-limit connections are closed at this time if they have not sent a call.
+    private var rejectDeadline: ContinuousClock.Instant?
+
+    /// A connection served normally.
+    init(limits: Limits) {
+      self.limits = limits
+      self.state = .idle
+      self.decoder = VarlinkFrameDecoder(maxFrameBytes: limits.maxFrameBytes)
+    }
+
+    /// A connection over the connection limit: its first call is answered with
+    /// `limitReply` (a complete error frame), then it is closed.
+    init(limits: Limits, rejectingWith limitReply: [UInt8], now: ContinuousClock.Instant) {
+      self.init(limits: limits)
+      state = .rejecting(reply: limitReply)
+      rejectDeadline = now + limits.partialFrameTimeout
+    }
+
+    /// Whether the IO code should watch the socket for input. False once input is closed,
+    /// while closing, and while a call is running and a full frame's worth of pipelined
+    /// input is already buffered (backpressure instead of unbounded memory).
+    var wantsInput: Bool {
+      switch state {
+      case .closed, .closingAfterFlush: return false
+      default: return !inputClosed && decoder.bufferedByteCount <= limits.maxFrameBytes
+      }
+    }
+
+    /// Whether bytes are waiting to be written.
+    var hasOutput: Bool { !output.isEmpty }
+
+    var isClosed: Bool {
+      if case .closed = state { return true }
+      return false
+    }
+
+    /// The serial of the call in progress, if any (tests, logs).
+    var currentSerial: UInt64? {
+      switch state {
+      case .calling(let serial, _, _), .streaming(let serial, _, _): serial
+      default: nil
+      }
+    }
+  }
+}
+
+extension Connection.StateMachine {
+  /// The peer sent bytes.
+  mutating func bytesReceived(_ bytes: UnsafeRawBufferPointer, now: ContinuousClock.Instant) -> Action {
+    switch state {
+    case .closed, .closingAfterFlush: return .none
+    default: break
+    }
+    let partialBefore = decoder.partialFrameByteCount
+    do {
+      try decoder.append(bytes)
+    } catch {
+      return close(.frameTooLarge(error.description))
+    }
+    let partialAfter = decoder.partialFrameByteCount
+    if partialAfter == 0 {
+      partialSince = nil
+    } else if partialAfter != partialBefore + bytes.count || partialSince == nil {
+      // A NUL ended a frame in this read, so the frame now arriving started now.
+      partialSince = now
+    }
+    return nextAction()
+  }
+
+  /// Same as `bytesReceived(_:now:)` for an array (tests).
+  mutating func bytesReceived(_ bytes: [UInt8], now: ContinuousClock.Instant) -> Action {
+    bytes.withUnsafeBytes { bytesReceived($0, now: now) }
+  }
+
+  /// The peer closed its sending side (EOF) or hung up entirely.
+  ///
+  /// A streaming call ends at once (its source is cancelled): that is how Varlink clients
+  /// unsubscribe. Calls already received are still answered, then the connection closes.
+  mutating func peerClosed() -> Action {
+    inputClosed = true
+    partialSince = nil
+    switch state {
+    case .streaming(_, let source, _): return close(.peerClosed, cancel: source)
+    case .rejecting: return close(.peerClosed)
+    default: return nextAction()
+    }
+  }
+
+  /// The call `serial` ended with `frame` (a final reply or an error, NUL-terminated; empty
+  /// for a oneway call). Late or duplicate answers for other serials are ignored.
+  mutating func callReplied(serial: UInt64, frame: [UInt8]) -> Action {
+    guard case .calling(serial, let oneway, _) = state else { return .none }
+    state = .idle
+    if !oneway, !frame.isEmpty {
+      if let overflow = append(frame) { return overflow }
+    }
+    return nextAction()
+  }
+
+  /// The handler handed call `serial` over to a streaming `source`.
+  ///
+  /// Only a call made with `more` can stream; for any other the source is cancelled and
+  /// the call is answered `org.varlink.service.ExpectedMore` (nothing for oneway).
+  mutating func streamStarted(serial: UInt64, source: any ReplySource) -> Action {
+    guard case .calling(serial, let oneway, let more) = state else { return .cancelSource(source) }
+    guard more else {
+      state = .idle
+      if !oneway {
+        let frame = VarlinkReply.encoded(parameters: [:], error: VarlinkServiceNames.expectedMore)
+        if let overflow = append(frame, cancel: source) { return overflow }
+      }
+      return .cancelSource(source)
+    }
+    state = .streaming(serial: serial, source: source, signalled: true)
+    return nextAction()
+  }
+
+  /// The source of call `serial` has new data (`CallContext.sourceHasData`).
+  mutating func sourceSignalled(serial: UInt64) -> Action {
+    guard case .streaming(serial, let source, _) = state else { return .none }
+    state = .streaming(serial: serial, source: source, signalled: true)
+    return nextAction()
+  }
+
+  /// What a `pull` of call `serial`'s source returned.
+  mutating func sourceProduced(serial: UInt64, bytes: [UInt8], finished: Bool) -> Action {
+    guard case .streaming(serial, let source, let signalled) = state else { return .none }
+    if finished { state = .idle }
+    if !bytes.isEmpty, let overflow = append(bytes, cancel: finished ? nil : source) {
+      return overflow
+    }
+    if !finished { state = .streaming(serial: serial, source: source, signalled: signalled) }
+    return nextAction()
+  }
+
+  /// `n` bytes of `output` were written to the socket.
+  mutating func bytesWritten(_ n: Int) -> Action {
+    output.consume(n)
+    return nextAction()
+  }
+
+  /// Something outside the protocol wants the connection closed (the handler, a write
+  /// error, the server stopping).
+  mutating func closeRequested(_ reason: CloseReason) -> Action {
+    switch state {
+    case .closed: return .none
+    case .streaming(_, let source, _): return close(reason, cancel: source)
+    default: return close(reason)
+    }
+  }
+
+  /// Time passed: enforces the partial-frame timeout and the over-limit deadline.
+  /// While input is paused for backpressure the partial-frame clock does not run.
+  mutating func tick(now: ContinuousClock.Instant) -> Action {
+    if case .closed = state { return .none }
+    if let deadline = rejectDeadline, case .rejecting = state, now >= deadline {
+      return close(.connectionLimitTimeout)
+    }
+    guard let since = partialSince else { return .none }
+    if !wantsInput {
+      partialSince = now
+      return .none
+    }
+    if now - since >= limits.partialFrameTimeout {
+      return close(.partialFrameTimeout(limits.partialFrameTimeout))
+    }
+    return .none
+  }
+}
+
+extension Connection.StateMachine {
+  /// The next step that needs no new event: dispatch the next pipelined call, pull a
+  /// signalled source, close after a flush. `.none` when there is nothing to do.
+  mutating func nextAction() -> Action {
+    switch state {
+    case .closed, .calling:
+      return .none
+
+    case .closingAfterFlush(let reason):
+      guard output.isEmpty else { return .none }
+      state = .closed
+      return .close(reason, cancel: nil)
+
+    case .streaming(let serial, let source, let signalled):
+      guard signalled, output.count < limits.outputLowWaterBytes else { return .none }
+      state = .streaming(serial: serial, source: source, signalled: false)
+      return .pull(source, serial: serial)
+
+    case .rejecting(let reply):
+      if let frame = decoder.nextFrame() {
+        // A oneway call must not be answered, and a broken one has nobody to answer.
+        if let call = try? VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth), !call.oneway {
+          if let overflow = append(reply) { return overflow }
+        }
+        state = .closingAfterFlush(.connectionLimit)
+        return nextAction()
+      }
+      if inputClosed { return close(.peerClosed) }
+      return .none
+
+    case .idle:
+      // Backpressure: do not produce more replies while the peer is not reading.
+      guard output.count < limits.outputLowWaterBytes else { return .none }
+      if let frame = decoder.nextFrame() {
+        let call: VarlinkCall
+        do {
+          call = try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)
+        } catch {
+          return close(.protocolError(error.detail))
+        }
+        lastSerial += 1
+        state = .calling(serial: lastSerial, oneway: call.oneway, more: call.more)
+        return .dispatch(call, serial: lastSerial)
+      }
+      if inputClosed {
+        state = .closingAfterFlush(.peerClosed)
+        return nextAction()
+      }
+      return .none
+    }
+  }
+
+  /// Queues output; closes when that would pass the hard limit.
+  private mutating func append(_ bytes: [UInt8], cancel source: (any ReplySource)? = nil) -> Action? {
+    if output.count + bytes.count > limits.outputHardLimitBytes {
+      return close(.outputLimit(limits.outputHardLimitBytes), cancel: source)
+    }
+    output.append(bytes)
+    return nil
+  }
+
+  private mutating func close(_ reason: CloseReason, cancel source: (any ReplySource)? = nil) -> Action {
+    state = .closed
+    partialSince = nil
+    return .close(reason, cancel: source)
+  }
+}

@@ -1,0 +1,35 @@
+/// One accepted client connection, as the event loop sees it: the socket, who is on
+/// the other end, and the protocol state machine that decides what happens.
+///
+/// Only the event-loop thread touches it.
+final class Connection {
+  /// Unique for the life of the process (`CallContext.connectionID`).
+  let id: UInt64
+  let fd: Int32
+  let peer: PeerCredentials
+  var machine: StateMachine
+  /// Whether it counts against `maxConnections` (false while it is being rejected).
+  let countsTowardLimit: Bool
+  /// What epoll currently watches for this socket.
+  var interest: Epoll.Interest
+  /// Still registered with epoll (removed after a hang-up so EPOLLHUP cannot spin the loop).
+  var registered = true
+  /// The peer hung up both directions.
+  var hungUp = false
+  /// Context of the call in progress, for clearing its data-signal flag before a pull.
+  var context: ConnectionCallContext?
+
+  init(id: UInt64, fd: Int32, peer: PeerCredentials, machine: StateMachine, countsTowardLimit: Bool) {
+    self.id = id
+    self.fd = fd
+    self.peer = peer
+    self.machine = machine
+    self.countsTowardLimit = countsTowardLimit
+    self.interest = Epoll.Interest(read: true, write: false)
+  }
+
+  /// Fields identifying the connection in log records.
+  var logFields: [(key: String, value: String)] {
+    [("connection", String(id)), ("pid", String(peer.pid)), ("uid", String(peer.uid))]
+  }
+}

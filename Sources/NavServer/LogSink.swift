@@ -1,0 +1,86 @@
+import Foundation
+
+/// How important a log record is; ordered, lowest first (syslog's names and order).
+public enum LogLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConvertible {
+  case debug = 7
+  case info = 6
+  case notice = 5
+  case warning = 4
+  case error = 3
+
+  public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue > rhs.rawValue }
+
+  public var description: String {
+    switch self {
+    case .debug: "debug"
+    case .info: "info"
+    case .notice: "notice"
+    case .warning: "warning"
+    case .error: "error"
+    }
+  }
+}
+
+/// One log line with structured fields (the journal keeps the fields; stderr prints them).
+public struct LogRecord: Sendable {
+  /// How important it is.
+  public var level: LogLevel
+  /// The human-readable line.
+  public var message: String
+  /// Key/value context such as `connection`, `pid`, `uid`, in insertion order.
+  public var fields: [(key: String, value: String)]
+  /// Wall-clock time the record was made (not when it was written).
+  public var timestamp: Date
+
+  /// Creates a record stamped now.
+  public init(level: LogLevel, message: String, fields: [(key: String, value: String)] = [], timestamp: Date = Date()) {
+    self.level = level
+    self.message = message
+    self.fields = fields
+    self.timestamp = timestamp
+  }
+}
+
+/// Where log records go. Called only on the log's own writer thread, one record at a
+/// time, so an implementation may block (journald, a slow pipe) without stalling the
+/// event loop or the cooperative pool. The journald sink plugs in here later.
+public protocol LogSink: Sendable {
+  /// Writes one record; may block.
+  func write(_ record: LogRecord)
+  /// Makes everything written so far durable/visible (called on flush and shutdown).
+  func flush()
+}
+
+extension LogSink {
+  /// Nothing to flush by default.
+  public func flush() {}
+}
+
+/// Writes `2025-01-31T12:00:00.123Z navd[PID] warning: message key=value …` lines to stderr.
+public struct StderrLogSink: LogSink {
+  private let program: String
+
+  /// `program` is the name printed before the pid.
+  public init(program: String = "navd") {
+    self.program = program
+  }
+
+  /// Formats and writes one line; FileHandle writes are unbuffered, so no flush is needed.
+  public func write(_ record: LogRecord) {
+    var line = "\(Self.format(record.timestamp)) \(program)[\(getpid())] \(record.level): \(record.message)"
+    for field in record.fields {
+      line += " \(field.key)=\(Self.quoteIfNeeded(field.value))"
+    }
+    line += "\n"
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+
+  private static func quoteIfNeeded(_ value: String) -> String {
+    guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) else { return value }
+    return "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+
+  private static func format(_ date: Date) -> String {
+    date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+  }
+}

@@ -1,0 +1,82 @@
+import CNavSys
+import Synchronization
+
+/// Work handed to the event-loop thread from any thread (the engine's actors, signal
+/// handlers, `VarlinkServer.stop()`).
+///
+/// Producers append under a `Mutex` and poke the eventfd only when no wake-up is pending
+/// yet, so a burst of replies costs one wake. The loop takes the whole batch at once.
+final class LoopInbox: Sendable {
+  enum Message {
+    /// Call `serial` on `connection` ended with `frame` (empty for oneway).
+    case replied(connection: UInt64, serial: UInt64, frame: [UInt8])
+    /// Call `serial` on `connection` is now served by `source`.
+    case streamStarted(connection: UInt64, serial: UInt64, source: any ReplySource)
+    /// The source of call `serial` has data; `context` clears its coalescing flag.
+    case sourceHasData(connection: UInt64, serial: UInt64, context: ConnectionCallContext)
+    /// Disconnect `connection`, logging `reason`.
+    case close(connection: UInt64, reason: String)
+    /// Stop the server.
+    case stop
+  }
+
+  private struct State {
+    var messages: [Message] = []
+    var wakePending = false
+  }
+
+  private let state = Mutex(State())
+  /// The eventfd the loop watches. The inbox owns it so that it stays valid for as long
+  /// as any context can still post (a closed, reused fd number would get our bytes).
+  let wakeFD: Int32
+  /// pthread_self() of the loop thread, so posts from the loop itself skip the wake.
+  private let loopThread = Atomic<UInt>(0)
+
+  init() throws(SystemCallError) {
+    wakeFD = try Syscall.blocking("eventfd") { eventfd(0, CNAV_EFD_CLOEXEC | CNAV_EFD_NONBLOCK) }
+  }
+
+  deinit { Syscall.close(wakeFD) }
+
+  /// Resets the eventfd counter after a wake-up (loop thread).
+  func drainWakeUps() {
+    var value: UInt64 = 0
+    _ = try? Syscall.call("read(eventfd)") { withUnsafeMutableBytes(of: &value) { read(wakeFD, $0.baseAddress, 8) } }
+  }
+
+  /// Called once by the loop thread when it starts.
+  func setLoopThread(_ thread: UInt) { loopThread.store(thread, ordering: .releasing) }
+
+  /// Queues `message` and wakes the loop if needed; callable from any thread.
+  func post(_ message: Message) {
+    let mustWake = state.withLock { state -> Bool in
+      state.messages.append(message)
+      if state.wakePending { return false }
+      state.wakePending = true
+      return true
+    }
+    guard mustWake, currentThreadID() != loopThread.load(ordering: .acquiring) else { return }
+    var one: UInt64 = 1
+    _ = try? Syscall.call("write(eventfd)") {
+      withUnsafeBytes(of: &one) { write(wakeFD, $0.baseAddress, 8) }
+    }
+  }
+
+  /// Whether messages are waiting (loop thread, to decide whether to poll or sleep).
+  var hasPending: Bool { state.withLock { !$0.messages.isEmpty } }
+
+  /// Takes every queued message (loop thread).
+  func takeAll() -> [Message] {
+    state.withLock { state in
+      state.wakePending = false
+      defer { state.messages.removeAll(keepingCapacity: true) }
+      return state.messages
+    }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+  /// pthread_self() as an integer, to compare threads cheaply.
+  @inline(__always) func currentThreadID() -> UInt { UInt(pthread_self()) }
+#endif

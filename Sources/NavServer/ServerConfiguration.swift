@@ -1,0 +1,80 @@
+import NavWire
+
+/// Every limit and knob of the Varlink server, with documented defaults.
+///
+/// The defaults follow what trusted daemons do (systemd's varlink: 4096 connections,
+/// 16 MiB output buffer); see the per-field comments for what happens at each limit.
+public struct ServerConfiguration: Sendable {
+  /// Where the server listens.
+  public enum Listener: Sendable, Equatable {
+    /// Bind a new socket at this filesystem path (the caller prepares the path first,
+    /// see `SocketPath`). The file is removed again when the server stops.
+    case path(String)
+    /// Use an already listening socket (socket activation); it is not unlinked on stop.
+    case fileDescriptor(Int32, path: String?)
+  }
+
+  /// Where to listen.
+  public var listener: Listener
+
+  /// Mode of the socket file when binding a path. Default 0600: only the owner may connect.
+  public var socketMode: UInt32 = 0o600
+
+  /// Open connections served normally. Past it, a connection is accepted, its first call
+  /// is answered with `io.navd.LimitExceeded` and it is closed. Default 4096 (as systemd).
+  public var maxConnections = 4096
+
+  /// Connections over the limit that may wait for their LimitExceeded answer at the same
+  /// time; beyond these, new connections are closed right after accept. Default 64.
+  public var maxRejectedConnections = 64
+
+  /// Longest frame (one JSON message) accepted; longer ones close the connection, also
+  /// while they arrive in pieces. Default 1 MiB.
+  public var maxFrameBytes = VarlinkFrameDecoder.defaultMaxFrameBytes
+
+  /// Deepest JSON nesting accepted in a call; deeper closes the connection. Default 64.
+  public var maxJSONDepth = 64
+
+  /// A streaming call's source is asked for more replies only while less than this is
+  /// waiting to be written, and pipelined calls are dispatched only below it. Default 64 KiB.
+  public var outputLowWaterBytes = 64 * 1024
+
+  /// Output waiting for a connection beyond this closes it (logged): a reader that never
+  /// reads cannot grow navd's memory. Default 16 MiB (as systemd).
+  public var outputHardLimitBytes = 16 * 1024 * 1024
+
+  /// A connection that has held a partial frame (bytes without a NUL) this long is
+  /// closed (logged). Over-limit connections that send no call are closed after it too.
+  /// Default 30 s.
+  public var partialFrameTimeout: Duration = .seconds(30)
+
+  /// Bytes read from a socket per `read`. Default 64 KiB.
+  public var readChunkBytes = 64 * 1024
+
+  /// `GetInfo` vendor.
+  public var vendor = "navd"
+  /// `GetInfo` product.
+  public var product = "navd"
+  /// `GetInfo` version.
+  public var version = NavdRelease.version
+  /// `GetInfo` url (empty until the project has a public home page).
+  public var url = ""
+
+  /// A configuration with every default, listening on `socketPath`.
+  public init(socketPath: String) {
+    listener = .path(socketPath)
+  }
+
+  /// A configuration with every default, listening on `listener`.
+  public init(listener: Listener) {
+    self.listener = listener
+  }
+
+  /// The socket path clients use, if known.
+  public var socketPath: String? {
+    switch listener {
+    case .path(let path): path
+    case .fileDescriptor(_, let path): path
+    }
+  }
+}

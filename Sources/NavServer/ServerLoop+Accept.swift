@@ -1,0 +1,101 @@
+import CNavSys
+import NavModel
+import NavWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension ServerLoop {
+  /// Accepts until the backlog is empty (EAGAIN). Past `maxConnections` the connection
+  /// is still accepted — so the client is never left hanging in the backlog — and
+  /// answered `io.navd.LimitExceeded` on its first call, then closed.
+  func acceptAll() {
+    while !stopping, listenFD >= 0 {
+      let fd: Int32
+      do {
+        switch try Syscall.accept(listenFD) {
+        case .wouldBlock: return
+        case .done(let accepted): fd = accepted
+        }
+      } catch {
+        switch error.errno {
+        case ECONNABORTED, EPROTO: continue
+        case EMFILE, ENFILE:
+          shedOneConnection(error)
+          return
+        default:
+          log.error("accept failed: \(error)")
+          return
+        }
+      }
+      counters.accepted.add(1, ordering: .relaxed)
+      register(fd)
+    }
+  }
+
+  private func register(_ fd: Int32) {
+    // Without credentials the peer cannot be authorised later; use "nobody" values.
+    let peer =
+      (try? Syscall.peerCredentials(fd)) ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+    let id = Self.nextConnectionID()
+    let open = counters.open.load(ordering: .relaxed)
+    let machine: Connection.StateMachine
+    let counts: Bool
+    if open < configuration.maxConnections {
+      machine = Connection.StateMachine(limits: limits)
+      counts = true
+    } else {
+      counters.rejected.add(1, ordering: .relaxed)
+      guard counters.rejecting.load(ordering: .relaxed) < configuration.maxRejectedConnections else {
+        log.warning(
+          "connection limit reached and too many rejected connections waiting; closing at once",
+          [("pid", String(peer.pid)), ("uid", String(peer.uid)), ("max", String(configuration.maxConnections))])
+        Syscall.close(fd)
+        return
+      }
+      machine = Connection.StateMachine(
+        limits: limits, rejectingWith: limitExceededFrame(open: open), now: .now)
+      counts = false
+    }
+    let connection = Connection(id: id, fd: fd, peer: peer, machine: machine, countsTowardLimit: counts)
+    do {
+      try epoll.add(fd, token: id, interest: connection.interest)
+    } catch {
+      log.error("epoll_ctl(ADD) failed for a new connection: \(error)")
+      Syscall.close(fd)
+      return
+    }
+    connections[id] = connection
+    if counts {
+      counters.open.add(1, ordering: .relaxed)
+      log.debug("connection accepted", connection.logFields)
+    } else {
+      counters.rejecting.add(1, ordering: .relaxed)
+      log.info("connection over the limit; will answer LimitExceeded", connection.logFields)
+    }
+  }
+
+  /// `{"error":"io.navd.LimitExceeded","parameters":{"limit":"connections",…}}`.
+  func limitExceededFrame(open: Int) -> [UInt8] {
+    let max = configuration.maxConnections
+    let parameters: JSONValue = [
+      "limit": "connections", "field": "connections", "max": .number(Double(max)),
+      "value": .number(Double(open + 1)),
+      "message": .string("navd serves at most \(max) connections at a time; close idle connections and retry"),
+    ]
+    return VarlinkReply.encoded(parameters: parameters, error: NavProtocol.limitExceededError)
+  }
+
+  /// Out of file descriptors: free the spare, accept one connection and close it, so the
+  /// listener does not stay readable and spin the loop.
+  private func shedOneConnection(_ error: SystemCallError) {
+    log.error("out of file descriptors; closing a new connection at once: \(error)")
+    if spareFD >= 0 {
+      Syscall.close(spareFD)
+      spareFD = -1
+    }
+    if case .done(let fd)? = try? Syscall.accept(listenFD) { Syscall.close(fd) }
+    spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+  }
+}

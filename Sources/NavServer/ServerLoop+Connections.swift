@@ -1,0 +1,183 @@
+import CNavSys
+import NavModel
+import NavWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension ServerLoop {
+  /// Readiness on a client socket: read what is there, note a hang-up, flush later.
+  func handleSocketEvent(_ connection: Connection, _ event: Epoll.Event) {
+    dirty.insert(connection.id)
+    if event.isReadable || event.isHangUp { readAvailable(connection) }
+    if event.isHangUp, !connection.machine.isClosed {
+      // Both directions are gone: nobody can read replies. Stop watching (EPOLLHUP is
+      // reported regardless of interest and would spin the loop) and treat it as EOF.
+      connection.hungUp = true
+      if !connection.machine.inputClosed { drive(connection, connection.machine.peerClosed()) }
+    }
+  }
+
+  /// Reads until EAGAIN, EOF, or the state machine stops wanting input; at most 16
+  /// chunks per pass so one busy client cannot starve the others (epoll is level-triggered).
+  private func readAvailable(_ connection: Connection) {
+    var chunks = 0
+    while !connection.machine.isClosed, connection.machine.wantsInput, chunks < 16 {
+      chunks += 1
+      let result: IOResult<Int>
+      do {
+        result = try Syscall.read(connection.fd, into: readBuffer)
+      } catch {
+        let reason: CloseReason = error.errno == ECONNRESET ? .peerClosed : .ioError(error.description)
+        drive(connection, connection.machine.closeRequested(reason))
+        return
+      }
+      switch result {
+      case .wouldBlock: return
+      case .done(0):
+        drive(connection, connection.machine.peerClosed())
+        return
+      case .done(let n):
+        let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[..<n])
+        drive(connection, connection.machine.bytesReceived(bytes, now: .now))
+        if n < readBuffer.count { return }
+      }
+    }
+  }
+
+  /// Performs `action` and every follow-up step the state machine asks for.
+  func drive(_ connection: Connection, _ first: Connection.StateMachine.Action) {
+    var action = first
+    while true {
+      switch action {
+      case .none:
+        return
+      case .dispatch(let call, let serial):
+        action = route(call, serial: serial, on: connection)
+        continue
+      case .pull(let source, let serial):
+        if let context = connection.context, context.serial == serial {
+          context.dataSignalPending.store(false, ordering: .releasing)
+        }
+        let pulled = source.pull()
+        action = connection.machine.sourceProduced(serial: serial, bytes: pulled.bytes, finished: pulled.finished)
+        continue
+      case .cancelSource(let source):
+        source.cancelled()
+      case .close(let reason, let source):
+        source?.cancelled()
+        close(connection, reason: reason)
+        return
+      }
+      action = connection.machine.nextAction()
+    }
+  }
+
+  /// Sends a call where it belongs and returns the state machine's next step.
+  ///
+  /// Order of checks: unknown interface → `InterfaceNotFound`; `upgrade` →
+  /// `InvalidParameter(parameter: "upgrade")` (navd has no upgradable method, and any
+  /// non-error reply would tell the client the connection now speaks another protocol);
+  /// `org.varlink.service` → answered here; everything else → the handler.
+  private func route(_ call: VarlinkCall, serial: UInt64, on connection: Connection)
+    -> Connection.StateMachine.Action
+  {
+    let interface = call.interface
+    guard responder.serves(interface) else {
+      return answer(call, serial, on: connection) {
+        VarlinkReply.encoded(
+          parameters: ["interface": .string(interface)], error: VarlinkServiceNames.interfaceNotFound)
+      }
+    }
+    if call.upgrade {
+      return answer(call, serial, on: connection) {
+        VarlinkReply.encoded(parameters: ["parameter": "upgrade"], error: VarlinkServiceNames.invalidParameter)
+      }
+    }
+    if interface == VarlinkServiceNames.interface {
+      return answer(call, serial, on: connection) { responder.respond(to: call) }
+    }
+    let context = ConnectionCallContext(
+      peer: connection.peer, connectionID: connection.id, serial: serial, oneway: call.oneway, inbox: inbox)
+    connection.context = context
+    handler.handle(call, context: context)
+    return connection.machine.nextAction()
+  }
+
+  private func answer(
+    _ call: VarlinkCall, _ serial: UInt64, on connection: Connection, _ frame: () -> [UInt8]
+  ) -> Connection.StateMachine.Action {
+    connection.machine.callReplied(serial: serial, frame: call.oneway ? [] : frame())
+  }
+
+  /// Writes every dirty connection's output (one `send` per connection unless the socket
+  /// took everything and a pull produced more) and updates its epoll interest.
+  func flushDirty() {
+    let ids = dirty
+    dirty.removeAll(keepingCapacity: true)
+    for id in ids {
+      guard let connection = connections[id] else { continue }
+      flush(connection)
+    }
+  }
+
+  private func flush(_ connection: Connection) {
+    drive(connection, connection.machine.nextAction())
+    var sends = 0
+    while !connection.machine.isClosed, connection.machine.hasOutput, sends < 4 {
+      sends += 1
+      let pending = connection.machine.output.count
+      let result = connection.machine.output.withUnsafeReadableBytes { bytes in
+        Result { () throws(SystemCallError) in try Syscall.send(connection.fd, bytes) }
+      }
+      switch result {
+      case .success(.wouldBlock):
+        sends = .max
+      case .success(.done(let n)):
+        drive(connection, connection.machine.bytesWritten(n))
+        if n < pending { sends = .max }
+      case .failure(let error):
+        let reason: CloseReason =
+          error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .ioError(error.description)
+        drive(connection, connection.machine.closeRequested(reason))
+      }
+    }
+    applyInterest(connection)
+  }
+
+  /// Makes epoll watch what the state machine needs: input unless paused or closed,
+  /// output while bytes are waiting. A hung-up socket is removed from epoll instead.
+  private func applyInterest(_ connection: Connection) {
+    guard !connection.machine.isClosed, connection.registered else { return }
+    if connection.hungUp {
+      try? epoll.remove(connection.fd)
+      connection.registered = false
+      return
+    }
+    let desired = Epoll.Interest(read: connection.machine.wantsInput, write: connection.machine.hasOutput)
+    guard desired != connection.interest else { return }
+    do {
+      try epoll.modify(connection.fd, token: connection.id, interest: desired)
+      connection.interest = desired
+    } catch {
+      drive(connection, connection.machine.closeRequested(.ioError(error.description)))
+    }
+  }
+
+  /// Closes the socket, forgets the connection and logs the reason once.
+  private func close(_ connection: Connection, reason: CloseReason) {
+    guard connections.removeValue(forKey: connection.id) != nil else { return }
+    if connection.registered { try? epoll.remove(connection.fd) }
+    connection.registered = false
+    Syscall.close(connection.fd)
+    connection.context = nil
+    dirty.remove(connection.id)
+    if connection.countsTowardLimit {
+      counters.open.subtract(1, ordering: .relaxed)
+    } else {
+      counters.rejecting.subtract(1, ordering: .relaxed)
+    }
+    log.log(reason.logLevel, "connection closed: \(reason)", connection.logFields)
+  }
+}

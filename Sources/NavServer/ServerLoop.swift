@@ -1,0 +1,196 @@
+import CNavSys
+import NavModel
+import NavWire
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Process-wide source of connection ids (`CallContext.connectionID` is unique for the
+/// life of the process, even with several servers in one process, as in tests).
+private let connectionIDs = Atomic<UInt64>(16)
+
+/// Everything the event-loop thread owns: epoll, the listener, the connections.
+///
+/// `@unchecked Sendable`: the instance is created on the thread calling `start()` and
+/// then used only by the loop thread, except for `inbox` and `counters`, which are
+/// themselves thread-safe. That hand-over happens before `Thread.start()`, which
+/// publishes the memory to the new thread.
+final class ServerLoop: @unchecked Sendable {
+  let configuration: ServerConfiguration
+  let inbox: LoopInbox
+  let counters = ServerCounters()
+  let log: Log
+  let handler: any CallHandler
+  let responder: VarlinkServiceResponder
+  let limits: Connection.StateMachine.Limits
+  let epoll: Epoll
+
+  private(set) var listenFD: Int32
+  /// (path, identity) of the socket file we bound, to remove it on stop if still ours.
+  private var ownedSocketFile: (path: String, identity: (UInt64, UInt64)?)?
+  var connections: [UInt64: Connection] = [:]
+  /// Connections that had events or messages this pass and must be flushed.
+  var dirty: Set<UInt64> = []
+  var stopping = false
+  /// Reserve descriptor released to accept-and-close when the process runs out of fds.
+  var spareFD: Int32
+  let readBuffer: UnsafeMutableRawBufferPointer
+  let tickInterval: Duration
+  var nextTick: ContinuousClock.Instant
+
+  static let listenerToken: UInt64 = 1
+  static let wakeToken: UInt64 = 2
+
+  init(configuration: ServerConfiguration, interfaces: [InterfaceDescription], handler: any CallHandler, log: Log)
+    throws
+  {
+    self.configuration = configuration
+    self.log = log
+    self.handler = handler
+    responder = VarlinkServiceResponder(configuration: configuration, served: interfaces)
+    limits = .init(configuration)
+    inbox = try LoopInbox()
+    epoll = try Epoll()
+    switch configuration.listener {
+    case .path(let path):
+      listenFD = try SocketPath.bindListener(path: path, mode: configuration.socketMode)
+      ownedSocketFile = (path, SocketPath.identity(of: path))
+    case .fileDescriptor(let fd, _):
+      listenFD = fd
+      _ = cnav_set_nonblocking(fd)
+    }
+    spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    readBuffer = .allocate(byteCount: max(4096, configuration.readChunkBytes), alignment: 16)
+    // Ticks drive the partial-frame timeout; a quarter of it keeps the error under 25%.
+    tickInterval = min(.seconds(1), max(.milliseconds(10), configuration.partialFrameTimeout / 4))
+    nextTick = .now + tickInterval
+    do {
+      try epoll.add(listenFD, token: Self.listenerToken, interest: .init(read: true, write: false))
+      try epoll.add(inbox.wakeFD, token: Self.wakeToken, interest: .init(read: true, write: false))
+    } catch {
+      closeListener()
+      throw error
+    }
+  }
+
+  deinit {
+    readBuffer.deallocate()
+    if spareFD >= 0 { Syscall.close(spareFD) }
+  }
+
+  /// The loop thread's body: wait, handle events and messages, flush, until stopped.
+  func run() {
+    inbox.setLoopThread(currentThreadID())
+    log.info(
+      "listening",
+      [
+        ("socket", configuration.socketPath ?? "fd \(listenFD)"),
+        ("max_connections", "\(configuration.maxConnections)"),
+      ])
+    var moreWork = false
+    while !stopping {
+      // With work left over from the last pass only poll, so sockets are served in between.
+      let timeout = moreWork ? 0 : max(0, Int32(((nextTick - .now) / .milliseconds(1)).rounded(.up)))
+      do {
+        try epoll.wait(timeoutMilliseconds: timeout) { event in handle(event) }
+      } catch {
+        log.error("epoll_wait failed; stopping: \(error)")
+        break
+      }
+      moreWork = settle()
+      let now = ContinuousClock.now
+      if now >= nextTick {
+        tickAll(now: now)
+        nextTick = now + tickInterval
+        moreWork = settle() || moreWork
+      }
+    }
+    shutDown()
+  }
+
+  private func handle(_ event: Epoll.Event) {
+    switch event.token {
+    case Self.listenerToken: acceptAll()
+    case Self.wakeToken: inbox.drainWakeUps()
+    default:
+      guard let connection = connections[event.token] else { return }
+      handleSocketEvent(connection, event)
+    }
+  }
+
+  /// Processes messages and flushes dirty connections until both are exhausted (a
+  /// synchronous handler's reply posts a message, which may dispatch the next call…),
+  /// for at most `maxRounds` rounds so that a source that signals on every pull cannot
+  /// keep the loop from `epoll_wait`. Returns whether work is left for the next pass.
+  func settle(maxRounds: Int = 64) -> Bool {
+    for _ in 0..<maxRounds {
+      let messages = inbox.takeAll()
+      if messages.isEmpty, dirty.isEmpty { return false }
+      for message in messages { process(message) }
+      flushDirty()
+    }
+    return inbox.hasPending || !dirty.isEmpty
+  }
+
+  private func process(_ message: LoopInbox.Message) {
+    switch message {
+    case .replied(let id, let serial, let frame):
+      guard let connection = connections[id] else { return }
+      drive(connection, connection.machine.callReplied(serial: serial, frame: frame))
+      dirty.insert(id)
+    case .streamStarted(let id, let serial, let source):
+      guard let connection = connections[id] else {
+        source.cancelled()
+        return
+      }
+      drive(connection, connection.machine.streamStarted(serial: serial, source: source))
+      dirty.insert(id)
+    case .sourceHasData(let id, let serial, let context):
+      context.dataSignalPending.store(false, ordering: .releasing)
+      guard let connection = connections[id] else { return }
+      drive(connection, connection.machine.sourceSignalled(serial: serial))
+      dirty.insert(id)
+    case .close(let id, let reason):
+      guard let connection = connections[id] else { return }
+      drive(connection, connection.machine.closeRequested(.requested(reason)))
+    case .stop:
+      stopping = true
+    }
+  }
+
+  private func tickAll(now: ContinuousClock.Instant) {
+    for connection in Array(connections.values) {
+      drive(connection, connection.machine.tick(now: now))
+    }
+  }
+
+  private func closeListener() {
+    guard listenFD >= 0 else { return }
+    try? epoll.remove(listenFD)
+    Syscall.close(listenFD)
+    listenFD = -1
+    if let owned = ownedSocketFile, let identity = owned.identity,
+      let current = SocketPath.identity(of: owned.path), current == identity
+    {
+      unlink(owned.path)
+    }
+    ownedSocketFile = nil
+  }
+
+  /// Stop: no more accepts, every connection closed (streams cancelled), socket removed.
+  private func shutDown() {
+    closeListener()
+    for connection in Array(connections.values) {
+      drive(connection, connection.machine.closeRequested(.serverStopping))
+    }
+    // Sources handed over after the last pass would otherwise never hear of the stop.
+    for message in inbox.takeAll() {
+      if case .streamStarted(_, _, let source) = message { source.cancelled() }
+    }
+    log.info("stopped", [("socket", configuration.socketPath ?? "")])
+  }
+
+  static func nextConnectionID() -> UInt64 { connectionIDs.add(1, ordering: .relaxed).newValue }
+}

@@ -1,0 +1,204 @@
+import Glibc
+import NavEngine
+import NavModel
+import NavServer
+import NavWire
+import Synchronization
+
+/// The io.navd interface: turns each call into engine work and its result into a reply.
+///
+/// `handle` runs on the event loop and returns at once; the work runs in a
+/// Task on the scene's actor, which answers through the call's context.
+public final class NavdService: CallHandler {
+  public let engine: Engine
+  let startedAt: Double
+  let nextSubscriberID = Atomic<UInt64>(1)
+  private let connectionCounter: Mutex<(@Sendable () -> Int)?> = Mutex(nil)
+
+  public init(engine: Engine) {
+    self.engine = engine
+    self.startedAt = Engine.monotonicSeconds()
+  }
+
+  /// Lets GetServerInfo report the server's open connections.
+  public func setConnectionCounter(_ counter: @escaping @Sendable () -> Int) {
+    connectionCounter.withLock { $0 = counter }
+  }
+
+  public func handle(_ call: VarlinkCall, context: any CallContext) {
+    do {
+      guard let method = NavMethod(rawValue: call.methodName) else {
+        context.fail(VarlinkServiceNames.methodNotFound, ["method": .string(call.method)])
+        return
+      }
+      switch method {
+      case .getServerInfo: try getServerInfo(call, context)
+      case .listScenes: try listScenes(call, context)
+      case .getState: try getDocument(call, context, view: .state)
+      case .getLayout: try getDocument(call, context, view: .layout(width: nil))
+      case .subscribe: try subscribe(call, context)
+      case .mutate: try mutate(call, context)
+      case .activate: try activate(call, context)
+      case .watchActions: try watchActions(call, context)
+      }
+    } catch let error as InvalidParameter {
+      context.fail(VarlinkServiceNames.invalidParameter, ["parameter": .string(error.parameter)])
+    } catch let error as NavError {
+      context.fail(error.varlinkName, error.parameters)
+    } catch {
+      preconditionFailure("io.navd handlers throw only InvalidParameter or NavError, got \(error)")
+    }
+  }
+
+  private func getServerInfo(_ call: VarlinkCall, _ context: any CallContext) throws {
+    _ = try ParameterReader(call.parameters, known: [])
+    let connections = connectionCounter.withLock { $0 }?() ?? 0
+    let engine = engine
+    let startedAt = startedAt
+    Task {
+      var subscribers = 0
+      for name in engine.sceneNames {
+        if let scene = try? engine.scene(name) { subscribers += await scene.subscriberTotal }
+      }
+      context.reply([
+        "version": .string(NavdRelease.version), "protocolVersion": .string(NavProtocol.version),
+        "pid": .number(Double(getpid())), "uptimeSeconds": .number(Engine.monotonicSeconds() - startedAt),
+        "scenes": .number(Double(engine.sceneNames.count)), "connections": .number(Double(connections)),
+        "subscribers": .number(Double(subscribers)),
+      ])
+    }
+  }
+
+  private func listScenes(_ call: VarlinkCall, _ context: any CallContext) throws {
+    _ = try ParameterReader(call.parameters, known: [])
+    let engine = engine
+    Task {
+      var scenes: [JSONValue] = []
+      for name in engine.sceneNames {
+        guard let scene = try? engine.scene(name) else { continue }
+        let (version, subscribers) = await scene.summary
+        scenes.append([
+          "name": .string(name), "version": .number(Double(version)), "subscribers": .number(Double(subscribers)),
+        ])
+      }
+      context.reply(["scenes": .array(scenes)])
+    }
+  }
+
+  private func getDocument(_ call: VarlinkCall, _ context: any CallContext, view: DocumentView) throws {
+    let isState = view == .state
+    let reader = try ParameterReader(call.parameters, known: isState ? ["scene"] : ["scene", "width"])
+    let scene = try engine.scene(try reader.string("scene"))
+    let documentView: DocumentView = isState ? .state : .layout(width: try reader.optionalWidth("width"))
+    Task {
+      let (state, version) = await scene.snapshot()
+      context.reply([
+        "version": .number(Double(version)), isState ? "state" : "layout": documentView.document(of: state),
+      ])
+    }
+  }
+
+  private func mutate(_ call: VarlinkCall, _ context: any CallContext) throws {
+    let reader = try ParameterReader(
+      call.parameters, known: ["scene", "ops", "baseVersion", "mutationId", "clientId", "policy"])
+    let sceneName = try reader.string("scene")
+    let ops = try Op.list(json: try reader.required("ops"))
+    let clientId = try reader.optionalString("clientId")
+    if let clientId, clientId.isEmpty || clientId.utf8.count > 128 {
+      throw NavError(
+        .invalidMutation, "clientId must be 1 to 128 bytes", field: "clientId", value: clientId,
+        limit: "clientIdBytes", max: 128)
+    }
+    let request = MutationRequest(
+      ops: ops, baseVersion: try reader.optionalVersion("baseVersion"),
+      mutationId: try reader.optionalString("mutationId"),
+      policy: try reader.optionalEnum("policy", ConflictPolicy.self) ?? .lastWriterWins,
+      client: clientId ?? "connection:\(context.connectionID)")
+    let scene = try engine.sceneCreating(sceneName)
+    Task {
+      switch await scene.mutate(request) {
+      case .success(let outcome): context.reply(outcome.json)
+      case .failure(let error): context.fail(error.varlinkName, error.parameters)
+      }
+    }
+  }
+
+  private func subscribe(_ call: VarlinkCall, _ context: any CallContext) throws {
+    let reader = try ParameterReader(call.parameters, known: ["scene", "view", "width", "sinceVersion"])
+    let scene = try engine.scene(try reader.string("scene"))
+    let width = try reader.optionalWidth("width")
+    let view: DocumentView =
+      switch try reader.optionalString("view") ?? "layout" {
+      case "layout": .layout(width: width)
+      case "state" where width == nil: .state
+      case "state": throw InvalidParameter(parameter: "width")
+      default: throw InvalidParameter(parameter: "view")
+      }
+    let sinceVersion = try reader.optionalVersion("sinceVersion")
+    guard call.more else {
+      context.fail(VarlinkServiceNames.expectedMore, [:])
+      return
+    }
+    let subscriber = makeSubscriber(context)
+    Task {
+      do throws(NavError) {
+        try await scene.subscribe(subscriber, view: view, sinceVersion: sinceVersion)
+        context.stream(from: SubscriberSource(subscriber))
+      } catch {
+        context.fail(error.varlinkName, error.parameters)
+      }
+    }
+  }
+
+  private func activate(_ call: VarlinkCall, _ context: any CallContext) throws {
+    let reader = try ParameterReader(call.parameters, known: ["scene", "item", "width", "expectTop", "clientId"])
+    let scene = try engine.scene(try reader.string("scene"))
+    let item = try reader.string("item")
+    let width = try reader.optionalWidth("width")
+    let expectTop = try reader.optionalString("expectTop")
+    let client = try reader.optionalString("clientId") ?? "connection:\(context.connectionID)"
+    if item == SceneEngine.backButtonItem {
+      Task {
+        switch await scene.activateBack(width: width, expectTop: expectTop, client: client) {
+        case .success(let outcome):
+          context.reply(["action": .null, "watchers": 0, "version": .number(Double(outcome.version))])
+        case .failure(let error): context.fail(error.varlinkName, error.parameters)
+        }
+      }
+      return
+    }
+    guard expectTop == nil else { throw InvalidParameter(parameter: "expectTop") }
+    Task {
+      do throws(NavError) {
+        let (action, watchers) = try await scene.activate(item, width: width)
+        context.reply(["action": action.map { .string($0) } ?? .null, "watchers": .number(Double(watchers))])
+      } catch {
+        context.fail(error.varlinkName, error.parameters)
+      }
+    }
+  }
+
+  private func watchActions(_ call: VarlinkCall, _ context: any CallContext) throws {
+    let reader = try ParameterReader(call.parameters, known: ["scene"])
+    let scene = try engine.scene(try reader.string("scene"))
+    guard call.more else {
+      context.fail(VarlinkServiceNames.expectedMore, [:])
+      return
+    }
+    let watcher = makeSubscriber(context)
+    Task {
+      await scene.watchActions(watcher)
+      context.stream(from: SubscriberSource(watcher))
+    }
+  }
+
+  private func makeSubscriber(_ context: any CallContext) -> Subscriber {
+    Subscriber(
+      id: nextSubscriberID.wrappingAdd(1, ordering: .relaxed).oldValue,
+      queueLimit: engine.configuration.subscriberQueueBytes,
+      stallSeconds: engine.configuration.subscriberStallSeconds,
+      frame: SubscriberSource.frame,
+      wake: { context.sourceHasData() },
+      disconnect: { reason in context.close(reason: reason) })
+  }
+}

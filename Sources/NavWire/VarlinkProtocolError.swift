@@ -1,0 +1,37 @@
+/// A message that breaks the Varlink framing rules (not an application error).
+///
+/// The Varlink specification and systemd treat these as fatal for the connection:
+/// the peer is out of sync or not speaking Varlink, so there is nobody to answer.
+/// The server logs the reason once and closes; a client drops the connection.
+public struct VarlinkProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What was wrong, for tests and logs.
+  public enum Kind: Hashable, Sendable {
+    /// The frame is not valid JSON (includes invalid UTF-8 and too-deep nesting).
+    case invalidJSON
+    /// The message is valid JSON but not an object.
+    case notAnObject
+    /// A call without a `method` string.
+    case missingMethod
+    /// A known key holds the wrong JSON type (`key` names it).
+    case wrongType(key: String)
+    /// More than one of `oneway`, `more`, `upgrade` is true.
+    case conflictingFlags
+    /// A top-level key the protocol does not define and that is not reverse-domain prefixed.
+    case unknownKey(String)
+    /// A reply that says both `error` and `continues: true`.
+    case continuesWithError
+  }
+
+  /// What was wrong.
+  public var kind: Kind
+  /// Human-readable detail (for the log line).
+  public var detail: String
+
+  /// Creates an error of `kind` with a log-friendly `detail`.
+  public init(_ kind: Kind, _ detail: String) {
+    self.kind = kind
+    self.detail = detail
+  }
+
+  public var description: String { "Varlink protocol error: \(detail)" }
+}

@@ -1,0 +1,83 @@
+/// navd's command line, parsed without Foundation's help so errors are exact.
+struct Arguments: Equatable {
+  /// What the invocation asks for.
+  enum Command: Equatable {
+    case run
+    case help
+    case version
+  }
+
+  var command: Command = .run
+  var socketPath: String?
+  var maxConnections: Int?
+  var maxFrameBytes: Int?
+
+  /// A command-line mistake; navd prints it with the usage hint and exits 2.
+  struct UsageError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+  }
+
+  static let usage = """
+    Usage: navd [OPTIONS]
+
+    Serves the io.navd Varlink interface on a Unix socket.
+
+    Options:
+      --socket PATH            Listen on PATH. Default: $NAVD_SOCKET, else
+                               $XDG_RUNTIME_DIR/navd/navd.sock, else ./.navd/navd.sock
+      --max-connections N      Connections served at once (default 4096); more are
+                               answered io.navd.LimitExceeded and closed
+      --max-frame-bytes N      Largest message accepted, in bytes (default 1048576)
+      --version                Print the version and exit
+      -h, --help               Print this help and exit
+    """
+
+  /// Parses `arguments` (without the program name).
+  static func parse(_ arguments: [String]) throws(UsageError) -> Arguments {
+    var result = Arguments()
+    var index = 0
+    func value(for option: String) throws(UsageError) -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError(message: "\(option) needs a value") }
+      return arguments[index]
+    }
+    func positive(_ text: String, for option: String, minimum: Int = 1) throws(UsageError) -> Int {
+      guard let number = Int(text), number >= minimum else {
+        throw UsageError(message: "\(option) needs an integer of at least \(minimum), got \"\(text)\"")
+      }
+      return number
+    }
+    while index < arguments.count {
+      var argument = arguments[index]
+      var inlineValue: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        inlineValue = String(argument[argument.index(after: equals)...])
+        argument = String(argument[..<equals])
+      }
+      func optionValue() throws(UsageError) -> String {
+        if let inlineValue { return inlineValue }
+        return try value(for: argument)
+      }
+      switch argument {
+      case "-h", "--help": result.command = .help
+      case "--version": result.command = .version
+      case "--socket":
+        let path = try optionValue()
+        guard !path.isEmpty else { throw UsageError(message: "--socket needs a non-empty path") }
+        result.socketPath = path
+      case "--max-connections":
+        result.maxConnections = try positive(try optionValue(), for: argument)
+      case "--max-frame-bytes":
+        result.maxFrameBytes = try positive(try optionValue(), for: argument, minimum: 256)
+      default:
+        throw UsageError(message: "unknown argument \"\(arguments[index])\"")
+      }
+      if inlineValue != nil, ["-h", "--help", "--version"].contains(argument) {
+        throw UsageError(message: "\(argument) takes no value")
+      }
+      index += 1
+    }
+    return result
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import NavServer
+import NavWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// navd: parse arguments, pick and prepare the socket path, start the server, and stop
+// it cleanly on SIGTERM/SIGINT (exit 0). Usage errors exit 2; startup failures exit 1.
+
+func fail(_ message: String, code: Int32) -> Never {
+  FileHandle.standardError.write(Data("navd: \(message)\n".utf8))
+  exit(code)
+}
+
+let arguments: Arguments
+do {
+  arguments = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  fail("\(error)\nTry 'navd --help'.", code: 2)
+}
+
+switch arguments.command {
+case .help:
+  print(Arguments.usage)
+  exit(0)
+case .version:
+  print("navd \(NavdRelease.version) (protocol \(NavProtocol.version))")
+  exit(0)
+case .run:
+  break
+}
+
+let socket: NavSocketPath =
+  arguments.socketPath.map { NavSocketPath(path: $0) }
+  ?? NavSocketPath.defaultPath(environment: ProcessInfo.processInfo.environment)
+
+do {
+  try SocketPath.prepare(socket.path, creatingDirectory: socket.directoryToCreate)
+} catch {
+  fail("\(error)", code: 1)
+}
+
+var configuration = ServerConfiguration(socketPath: socket.path)
+if let value = arguments.maxConnections { configuration.maxConnections = value }
+if let value = arguments.maxFrameBytes { configuration.maxFrameBytes = value }
+
+// Thousands of clients need thousands of descriptors: raise the soft limit to the hard one.
+var fileLimit = rlimit()
+if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit) == 0, fileLimit.rlim_cur < fileLimit.rlim_max {
+  fileLimit.rlim_cur = fileLimit.rlim_max
+  _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit)
+}
+
+let log = Log(minimumLevel: ProcessInfo.processInfo.environment["NAVD_DEBUG"] == nil ? .info : .debug)
+let service = makeService()
+let server = VarlinkServer(configuration: configuration, interfaces: makeInterfaces(), handler: service, log: log)
+service.setConnectionCounter { server.statistics.openConnections }
+
+let signals = SignalWatcher { number in
+  log.info("received signal \(number); stopping")
+  server.stop()
+}
+
+do {
+  try server.start()
+} catch {
+  fail("\(error)", code: 1)
+}
+
+print("navd: listening on unix:\(socket.path)")
+fflush(nil)  // nil flushes every stream, stdout included (stdout itself is not concurrency-safe to name)
+
+server.waitUntilStopped()
+log.flush()
+withExtendedLifetime(signals) {}
+exit(0)
