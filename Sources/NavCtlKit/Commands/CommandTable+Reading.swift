@@ -1,0 +1,130 @@
+import NavModel
+
+extension CommandTable {
+  /// get, layout, show, watch, scenes, info.
+  static let readingCommands: [CommandSpec] = [
+    CommandSpec(
+      "get", "Print the scene's state: the stack, the items, the toolbar, the appearance", group: .reading,
+      example: "get --json",
+      build: { _ in .getState }),
+    CommandSpec(
+      "layout", "Print the resolved layout: what a front end draws", group: .reading,
+      options: [
+        .value("--width", "POINTS", "resolve at this bar width: items that do not fit overflow", hint: .number)
+      ],
+      example: "layout --width 375",
+      build: { args throws(UsageError) in .getLayout(width: try read(args, "--width", ValueReader.length)) }),
+    CommandSpec(
+      "show", "Draw the navigation bar and the toolbar in the terminal", group: .reading,
+      options: [
+        .value(
+          "--width", "COLUMNS", "draw this many columns wide (default: the terminal's width, else 80)",
+          hint: .number)
+      ],
+      example: "show --width 60",
+      notes: [
+        "One column is 8 points: a drawing COLUMNS wide shows bars (COLUMNS - 2) * 8 points wide. "
+          + "Box drawing and colour on a terminal; plain ASCII without colour when output is not a terminal, "
+          + "NO_COLOR is set, or with --ascii / --no-color."
+      ],
+      build: { args throws(UsageError) in .show(columns: try columns(args)) }),
+    CommandSpec(
+      "watch", "Keep 'show' live: redraw on every change (with --json: one JSON line per update)",
+      group: .reading,
+      options: [
+        .value("--width", "COLUMNS", "as for show", hint: .number)
+      ],
+      example: "watch",
+      synopsis: "[--width COLUMNS] [--json]",
+      notes: [
+        "With --json every update is printed as it arrives, one JSON object per line (like 'swaymsg -t subscribe -m'). Stop with Ctrl-C."
+      ],
+      build: { args throws(UsageError) in .watch(columns: try columns(args)) }),
+    CommandSpec(
+      "scenes", "List the scenes navd holds, with their versions and subscribers", group: .reading,
+      example: "scenes",
+      build: { _ in .listScenes }),
+    CommandSpec(
+      "info", "Print facts about the running navd", group: .reading,
+      example: "info",
+      build: { _ in .serverInfo }),
+  ]
+
+  /// `--width COLUMNS` of show and watch: at least 10.
+  static func columns(_ args: ParsedArguments) throws(UsageError) -> Int? {
+    try read(args, "--width") { text, option throws(UsageError) in
+      let columns = try ValueReader.integer(text, option: option, minimum: 10)
+      guard columns <= 1250 else { throw UsageError("\(option) needs at most 1250 columns, got \(columns)") }
+      return columns
+    }
+  }
+
+  /// activate, actions.
+  static let actionCommands: [CommandSpec] = [
+    CommandSpec(
+      "activate", "Press a shown, enabled bar button item: its action goes to every 'actions' watcher",
+      group: .actions,
+      positionals: [PositionalSpec("ID", .required, "the bar button item", hint: .barButtonItem)],
+      options: [
+        .value(
+          "--width", "POINTS", "the bar width the item was seen at (overflowed items cannot be pressed)",
+          hint: .number)
+      ],
+      example: "activate compose",
+      build: { args throws(UsageError) in
+        .activate(item: try id(args, "ID"), width: try read(args, "--width", ValueReader.length))
+      }),
+    CommandSpec(
+      "actions", "Print every activation in the scene as it happens (text or --json)", group: .actions,
+      example: "actions --json",
+      build: { _ in .watchActions }),
+  ]
+
+  /// apply, completion, help, and the hidden helper for completion.
+  static let otherCommands: [CommandSpec] = [
+    CommandSpec(
+      "apply", "Apply a batch of ops from a JSON file atomically: all of them or none", group: .other,
+      positionals: [
+        PositionalSpec("FILE", .required, "a JSON array of ops, or {\"ops\": [...]}; - for stdin", hint: .file)
+      ],
+      example: "apply ops.json",
+      notes: [
+        "Ops are the wire form of Protocol/io.navd.varlink, e.g. [{\"op\": \"push\", \"item\": {\"id\": \"inbox\", \"title\": \"Inbox\"}}]."
+      ],
+      build: { args in
+        let file = args.positional("FILE") ?? "-"
+        return .apply(file == "-" ? .standardInput : .file(file))
+      }),
+    CommandSpec(
+      "completion", "Print a shell completion script", group: .other,
+      positionals: [PositionalSpec("SHELL", .required, "the shell", hint: .choices(Shell.allCases.map(\.rawValue)))],
+      example: "completion bash",
+      notes: [
+        "bash: source <(navctl completion bash). zsh: navctl completion zsh > \"${fpath[1]}/_navctl\". "
+          + "fish: navctl completion fish > ~/.config/fish/completions/navctl.fish."
+      ],
+      build: { args in .completion(Shell(rawValue: args.positional("SHELL") ?? "")!) }),
+    CommandSpec(
+      "help", "Show help for navctl or for one command", group: .other,
+      positionals: [PositionalSpec("COMMAND", .zeroOrMore, "a command, e.g. push or left set")],
+      example: "help push",
+      build: { args throws(UsageError) in
+        let words = args.positionalList("COMMAND")
+        if words.isEmpty { return .help(HelpFormatter.overview) }
+        let name = words.joined(separator: " ")
+        if let spec = spec(named: name) { return .help(HelpFormatter.help(for: spec)) }
+        if words.count == 1, !subcommands(of: name).isEmpty { return .help(HelpFormatter.help(forGroup: name)) }
+        var message = "no command \"\(name)\""
+        let names = visible.map(\.name)
+        if let close = EditDistance.closest(to: name, in: names) { message += "; did you mean \"\(close)\"?" }
+        throw args.error(message)
+      }),
+    CommandSpec(
+      "__ids", "Print ids from the scene's state, one per line (for completion scripts)", group: .other,
+      positionals: [
+        PositionalSpec("KIND", .required, "navigation or bar", hint: .choices(IdKind.allCases.map(\.rawValue)))
+      ],
+      example: "__ids bar", hidden: true,
+      build: { args in .listIds(IdKind(rawValue: args.positional("KIND") ?? "")!) }),
+  ]
+}

@@ -1,0 +1,44 @@
+import NavModel
+
+/// What navctl prints on stderr when a call fails, and the exit status that goes with it.
+public enum ErrorReport {
+  /// A Varlink error reply: its name and message, where in the request it was, and a hint.
+  public static func remote(name: String, parameters: JSONValue, scene: String = "main") -> (
+    text: String, code: ExitCode
+  ) {
+    var text = "navctl: \(name)"
+    if let message = parameters["message"]?.stringValue { text += ": \(DisplayWidth.sanitize(message))" }
+    text += "\n"
+    if let field = parameters["field"]?.stringValue { text += "  field: \(DisplayWidth.sanitize(field))\n" }
+    if let value = parameters["value"]?.stringValue { text += "  value: \(DisplayWidth.sanitize(value))\n" }
+    if let limit = parameters["limit"]?.stringValue {
+      text += "  limit: \(limit)" + (parameters["max"].map { " (max \(LayoutText.number($0)))" } ?? "") + "\n"
+    }
+    if let version = parameters["currentVersion"] { text += "  navd is at version \(LayoutText.number(version))\n" }
+    for conflict in parameters["conflicts"]?.arrayValue ?? [] {
+      text +=
+        "  \(conflict["field"]?.stringValue ?? "?") is now \(JSONWriter.string(conflict["currentValue"] ?? .null))"
+      text += " (version \(LayoutText.number(conflict["version"])))\n"
+    }
+    switch name {
+    case "io.navd.SceneNotFound":
+      text += "  hint: scene \(scene) has no state yet; any change creates it (see 'navctl scenes')\n"
+    case "io.navd.Conflict":
+      text += "  hint: read the current state with 'navctl get' and try again\n"
+    case "org.varlink.service.MethodNotFound", "org.varlink.service.InterfaceNotFound":
+      text += "  hint: this navd does not serve the call; is it older than navctl? (see 'navctl info')\n"
+    default: break
+    }
+    return (text, ExitCode.forError(named: name))
+  }
+
+  /// navd could not be reached: which socket was tried, why, and how to start navd (exit 3).
+  public static func unreachable(socket: String, reason: String) -> String {
+    """
+    navctl: cannot reach navd at \(socket): \(reason)
+      Start it with 'navd' (or 'systemctl --user start navd.socket'),
+      or point navctl at a running navd with --socket PATH or NAVD_SOCKET.
+
+    """
+  }
+}

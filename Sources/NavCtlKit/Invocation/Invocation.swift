@@ -1,0 +1,71 @@
+import NavModel
+
+/// What one navctl command line asks for: the global options and the action.
+///
+/// Made by `ArgumentParser.parse(_:)` without any IO; the executable then
+/// makes the Varlink call(s) the action names (`request(terminalColumns:ops:)`)
+/// and prints the reply with `ReplyPresenter`.
+public struct Invocation: Sendable {
+  /// `--socket`, `--scene`, `--json`, `--if-version`, …
+  public var options: GlobalOptions
+  /// What to do.
+  public var action: Action
+
+  /// An invocation.
+  public init(options: GlobalOptions, action: Action) {
+    self.options = options
+    self.action = action
+  }
+}
+
+/// What navctl does for a command.
+public enum Action: Sendable {
+  /// Print this text on stdout and exit 0 (`--help`, `help`).
+  case help(String)
+  /// Print `navctl VERSION` and exit 0.
+  case version
+  /// Print the completion script for a shell and exit 0.
+  case completion(Shell)
+  /// Build ops from the current state (`MutationPlan`) and send them in one `Mutate`.
+  case mutate(MutationPlan)
+  /// Read a JSON batch of ops from a file or stdin (`ApplyDocument`) and send them in one `Mutate`.
+  case apply(ApplySource)
+  /// `GetState`: print the state.
+  case getState
+  /// `GetLayout` with an optional width in points: print the resolved layout.
+  case getLayout(width: Double?)
+  /// `GetLayout` at `BarRenderer.layoutWidth(forColumns:)` and draw it (columns nil: the terminal's width).
+  case show(columns: Int?)
+  /// `Subscribe` to the layout and redraw on every update (`--json`: one JSON line per update).
+  case watch(columns: Int?)
+  /// `Activate` the item (width in points: the width the caller saw, if any).
+  case activate(item: String, width: Double?)
+  /// `WatchActions`: print every activation until interrupted.
+  case watchActions
+  /// `ListScenes`.
+  case listScenes
+  /// `GetServerInfo`.
+  case serverInfo
+  /// `GetState`, then print the ids of one kind one per line (for shell completion).
+  case listIds(IdKind)
+}
+
+/// Shells navctl writes completion scripts for.
+public enum Shell: String, Sendable, Hashable, CaseIterable {
+  case bash, zsh, fish
+}
+
+/// Which ids `listIds` prints.
+public enum IdKind: String, Sendable, Hashable, CaseIterable {
+  /// Navigation items on the stack, root first.
+  case navigation
+  /// Bar button items, in definition order.
+  case bar
+}
+
+/// Where `apply` reads its ops.
+public enum ApplySource: Sendable, Hashable {
+  case file(String)
+  /// `-`
+  case standardInput
+}
