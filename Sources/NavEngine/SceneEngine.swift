@@ -43,31 +43,42 @@ public actor SceneEngine {
   public func snapshot() -> (state: SceneState, version: UInt64) { (state, version) }
 
   /// Commits a mutation; returns once it is stored and queued to every subscriber.
+  ///
+  /// When the scene is idle the caller commits its own mutation at once (no
+  /// extra task hop); mutations arriving meanwhile wait and are committed
+  /// together as the next group.
   public func mutate(_ request: MutationRequest) async -> Result<MutationOutcome, NavError> {
-    await withCheckedContinuation { (waiter: Waiter) in
-      pending.append((request, waiter))
-      if !draining {
-        draining = true
-        Task { await self.drain() }
-      }
+    if draining {
+      return await withCheckedContinuation { (waiter: Waiter) in pending.append((request, waiter)) }
     }
+    draining = true
+    let result = await commitGroup([request])[0]
+    if pending.isEmpty {
+      draining = false
+    } else {
+      Task { await self.drain() }
+    }
+    return result
   }
 
   private func drain() async {
     while !pending.isEmpty {
       let group = pending
       pending = []
-      await commitGroup(group)
+      let results = await commitGroup(group.map(\.0))
+      for ((_, waiter), result) in zip(group, results) { waiter.resume(returning: result) }
     }
     draining = false
   }
 
-  private func commitGroup(_ group: [(MutationRequest, Waiter)]) async {
+  /// Applies a group in order, stores it in one commit, publishes it; on a
+  /// store failure rolls the whole group back.
+  private func commitGroup(_ group: [MutationRequest]) async -> [Result<MutationOutcome, NavError>] {
     let before = (state: state, version: version)
     var results: [Result<MutationOutcome, NavError>] = []
     var records: [CommitRecord] = []
     var committed: [LogEntry] = []
-    for (request, _) in group {
+    for request in group {
       let result = apply(request)
       results.append(result)
       if case .success(let outcome) = result, !outcome.replayed, let entry = log.entries.last,
@@ -93,7 +104,7 @@ public actor SceneEngine {
       }
     }
     for entry in committed { publish(entry) }
-    for ((_, waiter), result) in zip(group, results) { waiter.resume(returning: result) }
+    return results
   }
 
   private func rollBack(to before: (state: SceneState, version: UInt64), committed: [LogEntry]) {

@@ -27,14 +27,14 @@ private func items(_ ids: [String], titled prefix: String = "T") -> JSONValue {
 
 @Suite("PatchBuilder: objects and scalars")
 struct PatchBuilderBasicTests {
-  @Test("equal documents give an empty patch")
+  @Test("R63 equal documents give an empty patch")
   func equal() {
     let document = json(#"{"a":[1,{"b":null}],"c":"d"}"#)
     #expect(diff(document, document).isEmpty)
     #expect(diff(json("1"), json("1.0")).isEmpty)
   }
 
-  @Test("a changed scalar or a changed type is one replace")
+  @Test("R64 a changed scalar or a changed type is one replace")
   func replaceScalar() {
     #expect(diff(json(#"{"a":1}"#), json(#"{"a":2}"#)) == [.replace(path: pointer("/a"), value: 2)])
     #expect(diff(json(#"{"a":1}"#), json(#"{"a":[1]}"#)) == [.replace(path: pointer("/a"), value: [1])])
@@ -42,7 +42,7 @@ struct PatchBuilderBasicTests {
     #expect(diff(json("true"), json(#"{"x":1}"#)) == [.replace(path: .root, value: ["x": 1])])
   }
 
-  @Test("objects are diffed member by member, removals first, in key order")
+  @Test("R64 objects are diffed member by member, removals first, in key order")
   func objects() {
     let patch = diff(json(#"{"a":1,"b":{"x":1,"y":2},"z":0}"#), json(#"{"b":{"x":1,"y":3},"c":[],"d":null}"#))
     #expect(
@@ -67,7 +67,7 @@ struct PatchBuilderBasicTests {
 
 @Suite("PatchBuilder: arrays by identity")
 struct PatchBuilderIdentityTests {
-  @Test("changing one title of one item is exactly one replace")
+  @Test("R64 R65 changing one title of one item is exactly one replace")
   func oneTitle() {
     let before = json(#"{"navigationBar":{"items":[]}}"#)
     var a = before
@@ -82,7 +82,7 @@ struct PatchBuilderIdentityTests {
     #expect(diff(a, b) == [.replace(path: pointer("/navigationBar/items/2/title"), value: "Renamed")])
   }
 
-  @Test("a reorder is only moves: one element moved is one move")
+  @Test("R65 a reorder is only moves: one element moved is one move")
   func oneMove() {
     let patch = diff(items(["a", "b", "c", "d", "e"]), items(["a", "d", "b", "c", "e"]))
     #expect(patch == [.move(from: pointer("/3"), path: pointer("/1"))])
@@ -108,7 +108,7 @@ struct PatchBuilderIdentityTests {
     #expect(patch.allSatisfy { if case .move = $0 { true } else { false } })
   }
 
-  @Test("kept items are never removed and re-added; new ones are added where they belong")
+  @Test("R65 R29 kept items are never removed and re-added; new ones are added where they belong")
   func keptStayPut() {
     let a = items(["a", "b", "c", "d"])
     var list = items(["x", "d", "b", "y", "a"]).arrayValue!
@@ -126,7 +126,7 @@ struct PatchBuilderIdentityTests {
       ])
   }
 
-  @Test("arrays of unique strings (bar button ids) are diffed by identity")
+  @Test("R65 arrays of unique strings (bar button ids) are diffed by identity")
   func stringIdentity() {
     #expect(
       diff(["edit", "add", "search"], ["search", "edit", "add"]) == [.move(from: pointer("/2"), path: pointer("/0"))])

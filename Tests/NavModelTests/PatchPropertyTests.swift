@@ -47,7 +47,7 @@ struct PatchPropertyTests {
     }
   }
 
-  @Test("apply(diff(a, b), a) == b for 10,000 random pairs", arguments: 0..<chunks)
+  @Test("R63 apply(diff(a, b), a) == b for 10,000 random pairs", arguments: 0..<chunks)
   func applyingTheDiffGivesTheTarget(chunk: Int) {
     for index in (chunk * Self.casesPerChunk)..<((chunk + 1) * Self.casesPerChunk) {
       let (kind, a, b) = Self.pair(index)
@@ -125,7 +125,7 @@ struct PatchPropertyTests {
     return nil
   }
 
-  @Test("reordering, inserting and removing in identity arrays of up to 300 elements")
+  @Test("R65 reordering, inserting and removing in identity arrays of up to 300 elements")
   func largeIdentityArrays() {
     var rng = SplitMix64(seed: Self.baseSeed ^ 0x5EED)
     for round in 0..<60 {

@@ -72,7 +72,7 @@ struct NavdServiceTests {
     }
   }
 
-  @Test("Subscribe streams a snapshot, then one update per mutation")
+  @Test("R61 Subscribe streams a snapshot, then one update per mutation with its events")
   func subscribeStreams() async throws {
     let (subscription, answer) = await call(service, "Subscribe", ["scene": "main", "view": "state"], more: true)
     #expect(answer == .streaming)
@@ -90,7 +90,7 @@ struct NavdServiceTests {
     subscription.cancelStream()
   }
 
-  @Test("R58 Activate delivers the action to watchers; an unknown item is ItemNotFound")
+  @Test("R58 R59 Activate delivers the action to watchers; an unknown item is ItemNotFound")
   func activateDelivers() async throws {
     let ops: JSONValue = [
       ["op": "defineBarButtonItem", "barButtonItem": ["id": "compose", "title": "Compose", "action": "mail.compose"]],
@@ -99,11 +99,21 @@ struct NavdServiceTests {
     _ = await call(service, "Mutate", ["scene": "main", "ops": ops])
     let (watcher, streaming) = await call(service, "WatchActions", ["scene": "main"], more: true)
     #expect(streaming == .streaming)
+    let (subscription, _) = await call(service, "Subscribe", ["scene": "main"], more: true)
+    _ = try subscription.pullStream()
     let (_, answer) = await call(service, "Activate", ["scene": "main", "item": "compose"])
     #expect(answer == .reply(["action": "mail.compose", "watchers": 1]))
     let actions = try watcher.pullStream()
     #expect(actions.first?["action"] == "mail.compose")
     #expect(actions.first?["item"] == "compose")
+    // R59: subscribers hear it as an events reply, with no version change and no patch.
+    #expect(
+      try subscription.pullStream() == [
+        [
+          "kind": "events", "version": 1,
+          "events": [["type": "activate", "item": "compose", "action": "mail.compose", "tag": 0]],
+        ]
+      ])
     let (_, missing) = await call(service, "Activate", ["scene": "main", "item": "nope"])
     guard case .error(let name, _) = missing else { Issue.record("\(missing)"); return }
     #expect(name == "io.navd.ItemNotFound")
