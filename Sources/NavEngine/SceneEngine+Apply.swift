@@ -5,11 +5,14 @@ extension SceneEngine {
   func apply(_ request: MutationRequest) -> Result<MutationOutcome, NavError> {
     var memoryKey: MutationMemory.Key?
     if let mutationId = request.mutationId {
-      guard !mutationId.isEmpty, mutationId.utf8.count <= 128 else {
+      guard !mutationId.isEmpty else {
+        return .failure(NavError(.invalidMutation, "mutationId must not be empty", field: "mutationId"))
+      }
+      guard mutationId.utf8.count <= 128 else {
         return .failure(
           NavError(
-            .invalidMutation, "mutationId must be 1 to 128 bytes", field: "mutationId", value: mutationId,
-            limit: "mutationIdBytes", max: 128))
+            .limitExceeded, "mutationId is \(mutationId.utf8.count) bytes; the limit is 128", field: "mutationId",
+            value: mutationId, limit: "mutationIdBytes", max: 128))
       }
       let key = MutationMemory.Key(client: request.client, mutationId: mutationId)
       if let remembered = memory.lookup(key) {
@@ -68,6 +71,7 @@ extension SceneEngine {
       let a = op.fieldAccesses
       accesses.writes += a.writes
       accesses.edits += a.edits
+      accesses.creations += a.creations
     }
     log.append(
       LogEntry(

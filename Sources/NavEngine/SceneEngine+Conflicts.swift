@@ -3,20 +3,25 @@ import NavModel
 /// The conflict rules of Protocol/CONFLICTS.md, judged against the op log.
 extension SceneEngine {
   /// Field writes: a field this mutation writes that another client wrote or
-  /// edited after `base` is a conflict. Returns what last-writer-wins overwrites,
+  /// edited, or whose item another client created, after `base` is a conflict. Returns what last-writer-wins overwrites,
   /// or the Conflict error under fail-on-conflict.
   func fieldConflicts(_ request: MutationRequest, since base: UInt64) -> Result<[Overwrite], NavError> {
     var lastTouch: [FieldKey: (version: UInt64, client: String)] = [:]
+    var lastCreation: [FieldKey.Target: (version: UInt64, client: String)] = [:]
     for entry in log.entries(after: base) where entry.client != request.client {
       for key in entry.accesses.writes { lastTouch[key] = (entry.version, entry.client) }
       for key in entry.accesses.edits { lastTouch[key] = (entry.version, entry.client) }
+      for target in entry.accesses.creations { lastCreation[target] = (entry.version, entry.client) }
     }
-    guard !lastTouch.isEmpty else { return .success([]) }
+    guard !lastTouch.isEmpty || !lastCreation.isEmpty else { return .success([]) }
     var seen = Set<FieldKey>()
     var conflicts: [(FieldKey, UInt64, String)] = []
     for op in request.ops {
       for key in op.fieldAccesses.writes where seen.insert(key).inserted {
-        if let touch = lastTouch[key] { conflicts.append((key, touch.version, touch.client)) }
+        let touches = [lastTouch[key], lastCreation[key.target]].compactMap { $0 }
+        if let latest = touches.max(by: { $0.version < $1.version }) {
+          conflicts.append((key, latest.version, latest.client))
+        }
       }
     }
     guard !conflicts.isEmpty else { return .success([]) }

@@ -154,6 +154,19 @@ struct ConflictMatrixTests {
     Cell(
       name: "C27 own writes never conflict", other: [[field(x, [.title("Mine")])]], incoming: [field(x, [.title("Again")])],
       lastWriterWins: .applies(overwritten: []), failOnConflict: .applies(overwritten: []), otherClient: "me"),
+    Cell(
+      name: "C29 write a field of an item pushed after the base", other: [[.push(Sample.item("p"), animated: false)]],
+      incoming: [field("p", [.title("Mine")])],
+      lastWriterWins: .applies(overwritten: ["navigationItem/p/title"]), failOnConflict: conflict),
+    Cell(
+      name: "C30 write a property of an item defined after the base", other: [[Sample.button("E")]],
+      incoming: [item("E", [.enabled(false)])],
+      lastWriterWins: .applies(overwritten: ["barButtonItem/E/enabled"]), failOnConflict: conflict),
+    Cell(
+      name: "C31 write a field of an item setStack created after the base",
+      other: [[.setStack([Sample.item("root"), Sample.item("y")], animated: false)]],
+      incoming: [field("y", [.prompt("P")])],
+      lastWriterWins: .applies(overwritten: ["navigationItem/y/prompt"]), failOnConflict: conflict),
   ]
 
   @Test("Each cell under lastWriterWins and failOnConflict", arguments: cells, ConflictPolicy.allCases)

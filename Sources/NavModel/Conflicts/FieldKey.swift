@@ -74,17 +74,21 @@ public struct FieldKey: Sendable, Hashable, Comparable, CustomStringConvertible 
   }
 }
 
-/// How an op touches a field: a `write` replaces its value; an `edit` changes
-/// an array element by id (insert, remove, move, push, pop) and keeps the rest.
+/// How an op touches fields: a `write` replaces a field's value; an `edit`
+/// changes an array element by id (insert, remove, move, push, pop) and keeps
+/// the rest; a `creation` gives a whole item (every field of a target) its values.
 ///
-/// A write conflicts with an earlier write or edit of the same key by someone
-/// else; an edit never conflicts (CONFLICTS.md, "Field writes" and "Structure").
+/// A write conflicts with an earlier write or edit of the same key, or the
+/// creation of its target, by someone else; an edit never conflicts
+/// (CONFLICTS.md §4).
 public struct FieldAccesses: Sendable, Hashable {
   public var writes: [FieldKey] = []
   public var edits: [FieldKey] = []
+  public var creations: [FieldKey.Target] = []
 
-  public init(writes: [FieldKey] = [], edits: [FieldKey] = []) {
+  public init(writes: [FieldKey] = [], edits: [FieldKey] = [], creations: [FieldKey.Target] = []) {
     self.writes = writes
     self.edits = edits
+    self.creations = creations
   }
 }

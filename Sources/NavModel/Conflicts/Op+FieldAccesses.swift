@@ -4,10 +4,12 @@ extension Op {
     let stack = FieldKey(.bar(.navigationBar), "items")
     let toolbarItems = FieldKey(.bar(.toolbar), "items")
     switch self {
-    case .push, .pop, .popTo:
+    case .push(let item, _):
+      return FieldAccesses(edits: [stack], creations: [.navigationItem(item.id)])
+    case .pop, .popTo:
       return FieldAccesses(edits: [stack])
-    case .setStack:
-      return FieldAccesses(writes: [stack])
+    case .setStack(let items, _):
+      return FieldAccesses(writes: [stack], creations: items.map { .navigationItem($0.id) })
     case .updateNavigationItem(let id, let fields, _):
       return FieldAccesses(writes: fields.map { FieldKey(.navigationItem(id), $0.name) })
     case .setBarButtonItems(let id, let side, _, _):
@@ -22,7 +24,9 @@ extension Op {
     case .insertBarButtonItem(let id, let side, _, _), .removeBarButtonItem(let id, let side, _),
       .moveBarButtonItem(let id, let side, _, _):
       return FieldAccesses(edits: [FieldKey(.navigationItem(id), "\(side.rawValue)BarButtonItems")])
-    case .defineBarButtonItem, .deleteBarButtonItem:
+    case .defineBarButtonItem(let item):
+      return FieldAccesses(creations: [.barButtonItem(item.id)])
+    case .deleteBarButtonItem:
       return FieldAccesses()
     case .updateBarButtonItem(let id, let fields):
       return FieldAccesses(writes: fields.map { FieldKey(.barButtonItem(id), $0.name) })
