@@ -14,8 +14,9 @@ extension Connection {
   /// Rules it enforces: calls are dispatched one at a time, in order; the next pipelined
   /// call waits until the current one has ended *and* less than the low-water mark is
   /// waiting to be written; a `oneway` call sends nothing; a streaming source is pulled
-  /// only below the low-water mark; output beyond the hard limit, a frame over the size
-  /// limit, invalid JSON or a protocol error close the connection.
+  /// only below the low-water mark; output beyond the hard limit closes the connection;
+  /// a frame over the size limit, invalid JSON or a protocol error close it too, but
+  /// only after the calls received before the bad input are answered and flushed.
   struct StateMachine {
     /// What the IO code must do next.
     enum Action {
@@ -57,6 +58,11 @@ extension Connection {
     private var partialSince: ContinuousClock.Instant?
     /// Over-limit connections are closed at this time if they have not sent a call.
     private var rejectDeadline: ContinuousClock.Instant?
+    /// Bad input arrived: read no more, answer the calls received before it, flush, then
+    /// close for this reason. After a malformed frame nothing more is dispatched
+    /// (`discardFrames`); after an over-size one the complete frames before it still are.
+    private var pendingClose: CloseReason?
+    private var discardFrames = false
 
     /// A connection served normally.
     init(limits: Limits) {
@@ -79,7 +85,7 @@ extension Connection {
     var wantsInput: Bool {
       switch state {
       case .closed, .closingAfterFlush: return false
-      default: return !inputClosed && decoder.bufferedByteCount <= limits.maxFrameBytes
+      default: return !inputClosed && pendingClose == nil && decoder.bufferedByteCount <= limits.maxFrameBytes
       }
     }
 
@@ -112,7 +118,13 @@ extension Connection.StateMachine {
     do {
       try decoder.append(bytes)
     } catch {
-      return close(.frameTooLarge(error.description))
+      switch state {
+      case .streaming, .rejecting: return close(.frameTooLarge(error.description))
+      default:
+        pendingClose = .frameTooLarge(error.description)
+        partialSince = nil
+        return nextAction()
+      }
     }
     let partialAfter = decoder.partialFrameByteCount
     if partialAfter == 0 {
@@ -258,16 +270,20 @@ extension Connection.StateMachine {
     case .idle:
       // Backpressure: do not produce more replies while the peer is not reading.
       guard output.count < limits.outputLowWaterBytes else { return .none }
-      if let frame = decoder.nextFrame() {
-        let call: VarlinkCall
+      if !discardFrames, let frame = decoder.nextFrame() {
         do {
-          call = try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)
+          let call = try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)
+          lastSerial += 1
+          state = .calling(serial: lastSerial, oneway: call.oneway, more: call.more)
+          return .dispatch(call, serial: lastSerial)
         } catch {
-          return close(.protocolError(error.detail))
+          pendingClose = .protocolError(error.detail)
+          discardFrames = true
         }
-        lastSerial += 1
-        state = .calling(serial: lastSerial, oneway: call.oneway, more: call.more)
-        return .dispatch(call, serial: lastSerial)
+      }
+      if let reason = pendingClose {
+        state = .closingAfterFlush(reason)
+        return nextAction()
       }
       if inputClosed {
         state = .closingAfterFlush(.peerClosed)

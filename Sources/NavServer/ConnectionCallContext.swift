@@ -10,16 +10,23 @@ final class ConnectionCallContext: CallContext {
   let connectionID: UInt64
   let serial: UInt64
   let oneway: Bool
+  let method: String
   private let inbox: LoopInbox
+  private let log: Log
   /// Set while a `sourceHasData` message is queued, so a burst of updates posts once.
   let dataSignalPending = Atomic<Bool>(false)
 
-  init(peer: PeerCredentials, connectionID: UInt64, serial: UInt64, oneway: Bool, inbox: LoopInbox) {
+  init(
+    peer: PeerCredentials, connectionID: UInt64, serial: UInt64, oneway: Bool, method: String, inbox: LoopInbox,
+    log: Log
+  ) {
     self.peer = peer
     self.connectionID = connectionID
     self.serial = serial
     self.oneway = oneway
+    self.method = method
     self.inbox = inbox
+    self.log = log
   }
 
   func reply(_ parameters: JSONValue) {
@@ -28,6 +35,7 @@ final class ConnectionCallContext: CallContext {
   }
 
   func fail(_ name: String, _ parameters: JSONValue) {
+    log.callRejected(method: method, error: name, parameters: parameters, peer: peer, connection: connectionID)
     let frame = oneway ? [] : VarlinkReply.encoded(parameters: parameters, error: name)
     inbox.post(.replied(connection: connectionID, serial: serial, frame: frame))
   }
@@ -44,5 +52,17 @@ final class ConnectionCallContext: CallContext {
 
   func close(reason: String) {
     inbox.post(.close(connection: connectionID, reason: reason))
+  }
+}
+
+extension Log {
+  /// One line for every call answered with an error: what was asked, what was wrong, who asked.
+  func callRejected(method: String, error: String, parameters: JSONValue, peer: PeerCredentials, connection: UInt64) {
+    var fields: [(key: String, value: String)] = [("method", method), ("error", error)]
+    for key in ["field", "parameter", "value", "limit"] {
+      if let value = parameters[key]?.stringValue { fields.append((key, value)) }
+    }
+    fields += [("connection", String(connection)), ("pid", String(peer.pid)), ("uid", String(peer.uid))]
+    info("call rejected: \(parameters["message"]?.stringValue ?? error)", fields)
   }
 }

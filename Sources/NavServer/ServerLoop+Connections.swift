@@ -99,7 +99,8 @@ extension ServerLoop {
       return answer(call, serial, on: connection) { responder.respond(to: call) }
     }
     let context = ConnectionCallContext(
-      peer: connection.peer, connectionID: connection.id, serial: serial, oneway: call.oneway, inbox: inbox)
+      peer: connection.peer, connectionID: connection.id, serial: serial, oneway: call.oneway, method: call.method,
+      inbox: inbox, log: log)
     connection.context = context
     handler.handle(call, context: context)
     return connection.machine.nextAction()
@@ -108,7 +109,13 @@ extension ServerLoop {
   private func answer(
     _ call: VarlinkCall, _ serial: UInt64, on connection: Connection, _ frame: () -> [UInt8]
   ) -> Connection.StateMachine.Action {
-    connection.machine.callReplied(serial: serial, frame: call.oneway ? [] : frame())
+    let bytes = frame()
+    if let reply = try? VarlinkReply(frame: bytes.dropLast()), let error = reply.error {
+      log.callRejected(
+        method: call.method, error: error, parameters: .object(reply.parameters), peer: connection.peer,
+        connection: connection.id)
+    }
+    return connection.machine.callReplied(serial: serial, frame: call.oneway ? [] : bytes)
   }
 
   /// Writes every dirty connection's output (one `send` per connection unless the socket

@@ -102,13 +102,11 @@ public final class NavdService: CallHandler {
     let reader = try ParameterReader(
       call.parameters, known: ["scene", "ops", "baseVersion", "mutationId", "clientId", "policy"])
     let sceneName = try reader.string("scene")
-    let ops = try Op.list(json: try reader.required("ops"))
+    let opsValue = try reader.required("ops")
+    guard case .array = opsValue else { throw InvalidParameter(parameter: "ops") }
+    let ops = try Op.list(json: opsValue)
     let clientId = try reader.optionalString("clientId")
-    if let clientId, clientId.isEmpty || clientId.utf8.count > 128 {
-      throw NavError(
-        .invalidMutation, "clientId must be 1 to 128 bytes", field: "clientId", value: clientId,
-        limit: "clientIdBytes", max: 128)
-    }
+    if let clientId { try Self.checkIdentifier(clientId, field: "clientId") }
     let request = MutationRequest(
       ops: ops, baseVersion: try reader.optionalVersion("baseVersion"),
       mutationId: try reader.optionalString("mutationId"),
@@ -156,7 +154,9 @@ public final class NavdService: CallHandler {
     let item = try reader.string("item")
     let width = try reader.optionalWidth("width")
     let expectTop = try reader.optionalString("expectTop")
-    let client = try reader.optionalString("clientId") ?? "connection:\(context.connectionID)"
+    let clientId = try reader.optionalString("clientId")
+    if let clientId { try Self.checkIdentifier(clientId, field: "clientId") }
+    let client = clientId ?? "connection:\(context.connectionID)"
     if item == SceneEngine.backButtonItem {
       Task {
         switch await scene.activateBack(width: width, expectTop: expectTop, client: client) {
@@ -189,6 +189,16 @@ public final class NavdService: CallHandler {
     Task {
       await scene.watchActions(watcher)
       context.stream(from: SubscriberSource(watcher))
+    }
+  }
+
+  /// Client-chosen identifiers (`clientId`): 1…128 bytes.
+  static func checkIdentifier(_ value: String, field: String) throws(NavError) {
+    guard !value.isEmpty else { throw NavError(.invalidMutation, "\(field) must not be empty", field: field) }
+    guard value.utf8.count <= 128 else {
+      throw NavError(
+        .limitExceeded, "\(field) is \(value.utf8.count) bytes; the limit is 128", field: field, value: value,
+        limit: "\(field)Bytes", max: 128)
     }
   }
 

@@ -97,9 +97,11 @@ public struct VarlinkFrameDecoder: Sendable {
       }
       if count - partial > limit { tooLarge = FrameTooLarge(limit: limit, size: count - partial) }
     }
-    if let tooLarge { throw tooLarge }
+    // Frames completed before an over-size one stay readable, so the calls a
+    // client sent before its bad input are still answered.
     frameEnds.append(contentsOf: ends)
     partialStart = partial
+    if let tooLarge { throw tooLarge }
   }
 
   /// Takes the next complete frame (without its NUL), or nil when none is complete.

@@ -170,11 +170,11 @@ struct OpDecodingTests {
     #expect(try Fixtures.ops("[]") == [])
 
     let json = try JSONParser.parse(#"[{"op":"pop"},{"op":"pop"},{"op":"push","item":{"id":"a","title":5}}]"#)
-    expectNavError(.invalidMutation, field: "ops[2].item.title", opIndex: nil) { () throws(NavError) in
+    expectNavError(.invalidMutation, field: "ops[2].item.title", opIndex: 2) { () throws(NavError) in
       try Op.list(json: json)
     }
     let notObject = try JSONParser.parse(#"[{"op":"pop"},"pop"]"#)
-    expectNavError(.invalidMutation, field: "ops[1]", opIndex: nil) { () throws(NavError) in
+    expectNavError(.invalidMutation, field: "ops[1]", opIndex: 1) { () throws(NavError) in
       try Op.list(json: notObject)
     }
     let notArray = try JSONParser.parse(#"{"op":"pop"}"#)

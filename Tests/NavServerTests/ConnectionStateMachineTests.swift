@@ -170,6 +170,34 @@ struct ConnectionStateMachineTests {
     #expect(machine.bytesWritten(machine.output.count).closeReason == .peerClosed)
   }
 
+  @Test("calls received before a malformed frame are answered and flushed, then the connection closes")
+  func protocolErrorAfterPipelinedCalls() throws {
+    var machine = Machine(limits: testLimits)
+    let input = callFrame("a.One") + callFrame("a.Two") + Array("{broken".utf8) + [0] + callFrame("a.Never")
+    let one = try #require(machine.bytesReceived(input, now: t0).dispatched)
+    let two = try #require(machine.callReplied(serial: one.serial, frame: replyFrame(1)).dispatched)
+    #expect(two.call.method == "a.Two")
+    #expect(machine.callReplied(serial: two.serial, frame: replyFrame(2)).isNone, "both replies must be written first")
+    #expect(!machine.wantsInput)
+    guard case .protocolError = machine.bytesWritten(machine.output.count).closeReason else {
+      Issue.record("expected a protocol-error close after the flush")
+      return
+    }
+  }
+
+  @Test("calls completed before an over-size frame are answered, then the connection closes")
+  func oversizeAfterCall() throws {
+    var machine = Machine(limits: testLimits)
+    let input = callFrame("a.One") + Array(repeating: 0x20, count: 2000)
+    let one = try #require(machine.bytesReceived(input, now: t0).dispatched)
+    #expect(!machine.wantsInput, "nothing more is read after bad input")
+    #expect(machine.callReplied(serial: one.serial, frame: replyFrame(1)).isNone)
+    guard case .frameTooLarge = machine.bytesWritten(machine.output.count).closeReason else {
+      Issue.record("expected frameTooLarge after the flush")
+      return
+    }
+  }
+
   @Test("EOF during a stream cancels the source at once")
   func disconnectMidStream() throws {
     var machine = Machine(limits: testLimits)

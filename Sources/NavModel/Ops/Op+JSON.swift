@@ -144,7 +144,13 @@ extension Op {
     var ops: [Op] = []
     ops.reserveCapacity(elements.count)
     for (i, element) in elements.enumerated() {
-      ops.append(try Op(json: element, path: "\(path)[\(i)]"))
+      do {
+        ops.append(try Op(json: element, path: "\(path)[\(i)]"))
+      } catch {
+        var error = error
+        error.opIndex = i
+        throw error
+      }
     }
     return ops
   }
