@@ -1,0 +1,64 @@
+import NavModel
+
+/// Which document a subscription or read follows (the Subscribe `view` parameter).
+public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
+  /// The scene's raw state, as `GetState` returns it.
+  case state
+  /// The resolved layout a front end draws, as `GetLayout` returns it.
+  case layout
+}
+
+/// One step of a subscription: the document after it, and what changed.
+///
+/// `document` is always complete — the client applied `patch` to the previous document — so a
+/// consumer may ignore patches and redraw, or use them to animate.
+public struct DocumentUpdate: Sendable, Hashable {
+  /// The scene version `document` is at.
+  public var version: UInt64
+  /// The whole document at `version`.
+  public var document: JSONValue
+  /// RFC 6902 patch from the previous update's document to this one (empty for snapshots and events).
+  public var patch: [PatchOperation]
+  /// Events of this step (pushed, popped, activated, …) as navd sent them.
+  public var events: [JSONValue]
+  /// Whether front ends should animate the change.
+  public var animated: Bool
+  /// The document was replaced wholesale: the first reply, or a resync after a gap or a reconnect
+  /// whose `sinceVersion` navd no longer held. `patch` is empty; diff against your own copy if needed.
+  public var isSnapshot: Bool
+  /// navd merged several versions into this one update because the subscriber fell behind.
+  public var coalesced: Bool
+
+  /// Creates an update (tests, fakes).
+  public init(
+    version: UInt64, document: JSONValue, patch: [PatchOperation] = [], events: [JSONValue] = [],
+    animated: Bool = false, isSnapshot: Bool = false, coalesced: Bool = false
+  ) {
+    self.version = version
+    self.document = document
+    self.patch = patch
+    self.events = events
+    self.animated = animated
+    self.isSnapshot = isSnapshot
+    self.coalesced = coalesced
+  }
+
+  /// Where to resume a later subscription from (`updates(…, since:)`).
+  public var checkpoint: DocumentCheckpoint { DocumentCheckpoint(version: version, document: document) }
+}
+
+/// A document and its version, from which a new subscription resumes with `sinceVersion`.
+///
+/// A version alone is not enough to resume: the patches navd sends apply to the document.
+public struct DocumentCheckpoint: Sendable, Hashable {
+  /// The scene version the document is at.
+  public var version: UInt64
+  /// The whole document at `version`.
+  public var document: JSONValue
+
+  /// A checkpoint of `document` at `version` (of the same scene, view and width).
+  public init(version: UInt64, document: JSONValue) {
+    self.version = version
+    self.document = document
+  }
+}
