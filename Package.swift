@@ -19,6 +19,7 @@ let package = Package(
     .target(name: "NavService", dependencies: ["NavEngine", "NavServer", "NavWire", "NavModel"]),
     .executableTarget(name: "navd", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
     .executableTarget(name: "navbench", dependencies: ["NavWire", "NavModel", "CNavSys"]),
+    .executableTarget(name: "navctl", dependencies: ["NavCtlKit", "NavClient", "NavWire", "NavModel", "CNavSys"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel"]),
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel"]),
     .testTarget(name: "NavClientTests", dependencies: ["NavClient", "NavModel", "NavWire"]),

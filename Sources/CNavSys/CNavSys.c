@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sys/ioctl.h>
 #include "CNavSys.h"
 
 #include <fcntl.h>
@@ -74,4 +75,10 @@ int cnav_set_timeouts(int fd, int milliseconds) {
   tv.tv_usec = (milliseconds % 1000) * 1000;
   if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0) return -1;
   return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+int cnav_terminal_columns(int fd) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col;
 }

@@ -66,4 +66,8 @@ int cnav_set_buffer_sizes(int fd, int send_bytes, int receive_bytes);
 /// setsockopt(SO_RCVTIMEO / SO_SNDTIMEO) in milliseconds; used by blocking test clients.
 int cnav_set_timeouts(int fd, int milliseconds);
 
+/// The width in columns of the terminal on fd (ioctl TIOCGWINSZ, which Swift
+/// cannot call: ioctl is variadic); 0 when fd is not a terminal.
+int cnav_terminal_columns(int fd);
+
 #endif
