@@ -19,21 +19,23 @@ struct RuleCoverageTests {
     return rules
   }
 
-  /// Rule numbers that appear in the display name of a `@Test(` or `@Suite(` in any Swift test file.
+  /// Rule numbers that appear in the display name of a `@Test(` or `@Suite(` in any Swift test file
+  /// (the first string literal after the attribute, which may start on the next line).
   static func testedRules() throws -> Set<Int> {
     var rules = Set<Int>()
     let tests = root.appendingPathComponent("Tests")
     guard let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil) else { return rules }
     for case let file as URL in files where file.pathExtension == "swift" {
       let text = try String(contentsOf: file, encoding: .utf8)
-      for line in text.split(separator: "\n") where line.contains("@Test(\"") || line.contains("@Suite(\"") {
-        guard let open = line.firstIndex(of: "\"") else { continue }
-        let name = line[line.index(after: open)...].prefix { $0 != "\"" }
-        var rest = Substring(name)
-        while let r = rest.firstIndex(of: "R") {
-          rest = rest[rest.index(after: r)...]
-          let digits = rest.prefix { $0.isNumber }
-          if let number = Int(digits) { rules.insert(number) }
+      for attribute in ["@Test(", "@Suite("] {
+        for chunk in text.components(separatedBy: attribute).dropFirst() {
+          let rest = chunk.drop { $0 == " " || $0 == "\n" }
+          guard rest.first == "\"" else { continue }
+          var name = rest.dropFirst().prefix { $0 != "\"" }
+          while let r = name.firstIndex(of: "R") {
+            name = name[name.index(after: r)...]
+            if let number = Int(name.prefix { $0.isNumber }) { rules.insert(number) }
+          }
         }
       }
     }
