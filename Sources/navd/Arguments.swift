@@ -11,6 +11,11 @@ struct Arguments: Equatable {
   var socketPath: String?
   var maxConnections: Int?
   var maxFrameBytes: Int?
+  var partialFrameTimeoutSeconds: Int?
+  var subscriberQueueBytes: Int?
+  var subscriberStallSeconds: Int?
+  var opLogVersions: Int?
+  var maxScenes: Int?
 
   /// A command-line mistake; navd prints it with the usage hint and exits 2.
   struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -29,6 +34,18 @@ struct Arguments: Equatable {
       --max-connections N      Connections served at once (default 4096); more are
                                answered io.navd.LimitExceeded and closed
       --max-frame-bytes N      Largest message accepted, in bytes (default 1048576)
+      --partial-frame-timeout S
+                               Close a connection holding a message without its NUL
+                               for S seconds (default 30)
+      --subscriber-queue-bytes N
+                               Updates queued for one subscriber before they are
+                               coalesced into one (default 1048576)
+      --subscriber-stall-seconds S
+                               Disconnect a subscriber that reads nothing for S
+                               seconds while updates are pending (default 60)
+      --op-log N               Versions kept per scene for baseVersion and
+                               sinceVersion (default 1024)
+      --max-scenes N           Scenes navd holds at most (default 1024)
       --version                Print the version and exit
       -h, --help               Print this help and exit
     """
@@ -70,6 +87,16 @@ struct Arguments: Equatable {
         result.maxConnections = try positive(try optionValue(), for: argument)
       case "--max-frame-bytes":
         result.maxFrameBytes = try positive(try optionValue(), for: argument, minimum: 256)
+      case "--partial-frame-timeout":
+        result.partialFrameTimeoutSeconds = try positive(try optionValue(), for: argument)
+      case "--subscriber-queue-bytes":
+        result.subscriberQueueBytes = try positive(try optionValue(), for: argument, minimum: 4096)
+      case "--subscriber-stall-seconds":
+        result.subscriberStallSeconds = try positive(try optionValue(), for: argument)
+      case "--op-log":
+        result.opLogVersions = try positive(try optionValue(), for: argument)
+      case "--max-scenes":
+        result.maxScenes = try positive(try optionValue(), for: argument)
       default:
         throw UsageError(message: "unknown argument \"\(arguments[index])\"")
       }

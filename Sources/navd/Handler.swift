@@ -11,6 +11,11 @@ func makeInterfaces() -> [InterfaceDescription] {
 
 /// The io.navd service over a fresh engine (state lives as long as the process
 /// until the durable store lands).
-func makeService() -> NavdService {
-  NavdService(engine: Engine())
+func makeService(_ arguments: Arguments) -> NavdService {
+  var configuration = EngineConfiguration()
+  if let value = arguments.subscriberQueueBytes { configuration.subscriberQueueBytes = value }
+  if let value = arguments.subscriberStallSeconds { configuration.subscriberStallSeconds = Double(value) }
+  if let value = arguments.opLogVersions { configuration.opLogCapacity = value }
+  if let value = arguments.maxScenes { configuration.maxScenes = value }
+  return NavdService(engine: Engine(configuration: configuration))
 }

@@ -45,6 +45,7 @@ do {
 var configuration = ServerConfiguration(socketPath: socket.path)
 if let value = arguments.maxConnections { configuration.maxConnections = value }
 if let value = arguments.maxFrameBytes { configuration.maxFrameBytes = value }
+if let value = arguments.partialFrameTimeoutSeconds { configuration.partialFrameTimeout = .seconds(value) }
 
 // Thousands of clients need thousands of descriptors: raise the soft limit to the hard one.
 var fileLimit = rlimit()
@@ -54,7 +55,7 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit) == 0, fileLimit.rlim_cur
 }
 
 let log = Log(minimumLevel: ProcessInfo.processInfo.environment["NAVD_DEBUG"] == nil ? .info : .debug)
-let service = makeService()
+let service = makeService(arguments)
 let server = VarlinkServer(configuration: configuration, interfaces: makeInterfaces(), handler: service, log: log)
 service.setConnectionCounter { server.statistics.openConnections }
 
