@@ -79,7 +79,9 @@ extension SceneEngine {
         accesses: accesses, state: state, events: applied.events, animated: applied.animated))
     let outcome = MutationOutcome(
       version: version, overwritten: overwritten, baseVersionExpired: expired, replayed: false)
-    if let memoryKey { memory.remember(memoryKey, MutationMemory.Entry(opsDigest: Self.digest(request.ops), outcome: outcome)) }
+    if let memoryKey {
+      memory.remember(memoryKey, MutationMemory.Entry(opsDigest: Self.digest(request.ops), outcome: outcome))
+    }
     return .success(outcome)
   }
 
@@ -99,7 +101,10 @@ extension SceneEngine {
       "currentVersion": .number(Double(version)),
       "conflicts": .array(
         conflicts.map { key, writtenAt in
-          ["field": .string(key.description), "currentValue": key.value(in: state), "version": .number(Double(writtenAt))]
+          [
+            "field": .string(key.description), "currentValue": key.value(in: state),
+            "version": .number(Double(writtenAt)),
+          ]
         }),
     ]
   }

@@ -21,7 +21,9 @@ extension SceneEngine {
               animated: false, events: .array([]), coalesced: true),
             toVersion: entry.version, document: document)
         }
-        if case .closed = result { group.subscribers[id] = nil } else if case .stalled = result {
+        if case .closed = result {
+          group.subscribers[id] = nil
+        } else if case .stalled = result {
           group.subscribers[id] = nil
         }
       }

@@ -88,7 +88,11 @@ extension SceneEngine {
       let result = watcher.enqueue(.init(parameters: actionBytes, toVersion: version, document: nil), now: moment) {
         _, _ in .init(parameters: actionBytes, toVersion: self.version, document: nil)
       }
-      if case .queued = result { delivered += 1 } else if case .coalesced = result { delivered += 1 } else {
+      if case .queued = result {
+        delivered += 1
+      } else if case .coalesced = result {
+        delivered += 1
+      } else {
         actionWatchers[id] = nil
       }
     }
@@ -97,7 +101,8 @@ extension SceneEngine {
     ])
     for (_, group) in groups {
       for (_, subscriber) in group.subscribers {
-        _ = subscriber.enqueue(.init(parameters: eventBytes, toVersion: version, document: group.document), now: moment) {
+        _ = subscriber.enqueue(.init(parameters: eventBytes, toVersion: version, document: group.document), now: moment)
+        {
           from, fromDocument in
           .init(
             parameters: Self.updateBytes(

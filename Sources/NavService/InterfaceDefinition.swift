@@ -2,169 +2,169 @@
 
 /// The io.navd interface definition, served verbatim by `org.varlink.service.GetInterfaceDescription`.
 public let navdInterfaceDefinition = #"""
-# navd: the authoritative navigation bar and toolbar state of a user
-# interface, shared by many programs. Protocol/PROTOCOL.md is the full
-# specification; Protocol/SEMANTICS.md the rules; Protocol/CONFLICTS.md the
-# concurrent-edit rules. Documents (`object`) and ops are described there.
-interface io.navd
+  # navd: the authoritative navigation bar and toolbar state of a user
+  # interface, shared by many programs. Protocol/PROTOCOL.md is the full
+  # specification; Protocol/SEMANTICS.md the rules; Protocol/CONFLICTS.md the
+  # concurrent-edit rules. Documents (`object`) and ops are described there.
+  interface io.navd
 
-# One scene that navd holds.
-type SceneSummary (
-  name: string,
-  version: int,
-  subscribers: int
-)
+  # One scene that navd holds.
+  type SceneSummary (
+    name: string,
+    version: int,
+    subscribers: int
+  )
 
-# One field that a lastWriterWins mutation overwrote: its key
-# (e.g. "navigationItem/inbox/title"), the JSON value it replaced, and the
-# version that had written that value.
-type Overwrite (
-  field: string,
-  previousValue: ?object,
-  version: int
-)
+  # One field that a lastWriterWins mutation overwrote: its key
+  # (e.g. "navigationItem/inbox/title"), the JSON value it replaced, and the
+  # version that had written that value.
+  type Overwrite (
+    field: string,
+    previousValue: ?object,
+    version: int
+  )
 
-# One field in a Conflict error: its key, its current JSON value, and the
-# version that last wrote it.
-type ConflictingField (
-  field: string,
-  currentValue: ?object,
-  version: int
-)
+  # One field in a Conflict error: its key, its current JSON value, and the
+  # version that last wrote it.
+  type ConflictingField (
+    field: string,
+    currentValue: ?object,
+    version: int
+  )
 
-# Facts about the running navd.
-method GetServerInfo() -> (
-  version: string,
-  protocolVersion: string,
-  pid: int,
-  uptimeSeconds: float,
-  scenes: int,
-  connections: int,
-  subscribers: int
-)
+  # Facts about the running navd.
+  method GetServerInfo() -> (
+    version: string,
+    protocolVersion: string,
+    pid: int,
+    uptimeSeconds: float,
+    scenes: int,
+    connections: int,
+    subscribers: int
+  )
 
-# Every scene, sorted by name. `main` always exists.
-method ListScenes() -> (scenes: []SceneSummary)
+  # Every scene, sorted by name. `main` always exists.
+  method ListScenes() -> (scenes: []SceneSummary)
 
-# The scene's state document and its version.
-method GetState(scene: string) -> (version: int, state: object)
+  # The scene's state document and its version.
+  method GetState(scene: string) -> (version: int, state: object)
 
-# The resolved layout (what a front end draws) and its version. With a
-# width, items that do not fit move to `overflow` and spaces get widths.
-method GetLayout(scene: string, width: ?float) -> (version: int, layout: object)
+  # The resolved layout (what a front end draws) and its version. With a
+  # width, items that do not fit move to `overflow` and spaces get widths.
+  method GetLayout(scene: string, width: ?float) -> (version: int, layout: object)
 
-# Follows a scene. The first reply is {kind: "snapshot", version, view,
-# document}; then one {kind: "update", fromVersion, toVersion, patch,
-# animated, events} per committed version, in order, with no gap (patch is
-# RFC 6902 against the previous document). With sinceVersion still in the
-# op log, the updates since then come first instead of the snapshot.
-# {kind: "events", version, events} carries activations. A subscriber that
-# falls behind receives one update with coalesced: true instead of many.
-# view defaults to "layout". Unsubscribe by closing the connection.
-# [Requires 'more' flag]
-method Subscribe(
-  scene: string,
-  view: ?(state, layout),
-  width: ?float,
-  sinceVersion: ?int
-) -> (
-  kind: (snapshot, update, events),
-  version: ?int,
-  view: ?string,
-  document: ?object,
-  fromVersion: ?int,
-  toVersion: ?int,
-  patch: ?[]object,
-  animated: ?bool,
-  events: ?[]object,
-  coalesced: ?bool
-)
+  # Follows a scene. The first reply is {kind: "snapshot", version, view,
+  # document}; then one {kind: "update", fromVersion, toVersion, patch,
+  # animated, events} per committed version, in order, with no gap (patch is
+  # RFC 6902 against the previous document). With sinceVersion still in the
+  # op log, the updates since then come first instead of the snapshot.
+  # {kind: "events", version, events} carries activations. A subscriber that
+  # falls behind receives one update with coalesced: true instead of many.
+  # view defaults to "layout". Unsubscribe by closing the connection.
+  # [Requires 'more' flag]
+  method Subscribe(
+    scene: string,
+    view: ?(state, layout),
+    width: ?float,
+    sinceVersion: ?int
+  ) -> (
+    kind: (snapshot, update, events),
+    version: ?int,
+    view: ?string,
+    document: ?object,
+    fromVersion: ?int,
+    toVersion: ?int,
+    patch: ?[]object,
+    animated: ?bool,
+    events: ?[]object,
+    coalesced: ?bool
+  )
 
-# Applies ops atomically and replies once the change is stored and queued to
-# every subscriber. baseVersion: the version the client last saw (enables
-# conflict detection). mutationId: retries with the same id from the same
-# clientId are answered from memory. policy defaults to lastWriterWins.
-# A mutation to a scene that does not exist creates it.
-method Mutate(
-  scene: string,
-  ops: []object,
-  baseVersion: ?int,
-  mutationId: ?string,
-  clientId: ?string,
-  policy: ?(lastWriterWins, failOnConflict)
-) -> (
-  version: int,
-  overwritten: []Overwrite,
-  baseVersionExpired: bool,
-  replayed: bool
-)
+  # Applies ops atomically and replies once the change is stored and queued to
+  # every subscriber. baseVersion: the version the client last saw (enables
+  # conflict detection). mutationId: retries with the same id from the same
+  # clientId are answered from memory. policy defaults to lastWriterWins.
+  # A mutation to a scene that does not exist creates it.
+  method Mutate(
+    scene: string,
+    ops: []object,
+    baseVersion: ?int,
+    mutationId: ?string,
+    clientId: ?string,
+    policy: ?(lastWriterWins, failOnConflict)
+  ) -> (
+    version: int,
+    overwritten: []Overwrite,
+    baseVersionExpired: bool,
+    replayed: bool
+  )
 
-# A front end activates a shown, enabled bar button item (at width, if
-# given); its action goes to every WatchActions caller of the scene.
-# item "@back" activates the back button: it pops the top item (expectTop,
-# else the current top) as a mutation and replies with its version.
-method Activate(
-  scene: string,
-  item: string,
-  width: ?float,
-  expectTop: ?string,
-  clientId: ?string
-) -> (action: ?string, watchers: int, version: ?int)
+  # A front end activates a shown, enabled bar button item (at width, if
+  # given); its action goes to every WatchActions caller of the scene.
+  # item "@back" activates the back button: it pops the top item (expectTop,
+  # else the current top) as a mutation and replies with its version.
+  method Activate(
+    scene: string,
+    item: string,
+    width: ?float,
+    expectTop: ?string,
+    clientId: ?string
+  ) -> (action: ?string, watchers: int, version: ?int)
 
-# Streams every activation in the scene: {scene, item, action, tag, version}.
-# [Requires 'more' flag]
-method WatchActions(scene: string) -> (
-  scene: string,
-  item: string,
-  action: ?string,
-  tag: int,
-  version: int
-)
+  # Streams every activation in the scene: {scene, item, action, tag, version}.
+  # [Requires 'more' flag]
+  method WatchActions(scene: string) -> (
+    scene: string,
+    item: string,
+    action: ?string,
+    tag: int,
+    version: int
+  )
 
-# A bar button item or navigation item id that does not exist where the op
-# needs it. field is the path in the request (e.g. "ops[2].item").
-error ItemNotFound (message: string, field: ?string, value: ?string, opIndex: ?int)
+  # A bar button item or navigation item id that does not exist where the op
+  # needs it. field is the path in the request (e.g. "ops[2].item").
+  error ItemNotFound (message: string, field: ?string, value: ?string, opIndex: ?int)
 
-# An op or value that is malformed: missing or unknown field, wrong type,
-# unknown op or enum value, bad colour, out-of-range number.
-error InvalidMutation (message: string, field: ?string, value: ?string, opIndex: ?int)
+  # An op or value that is malformed: missing or unknown field, wrong type,
+  # unknown op or enum value, bad colour, out-of-range number.
+  error InvalidMutation (message: string, field: ?string, value: ?string, opIndex: ?int)
 
-# An id defined twice, or listed twice in one array.
-error DuplicateItem (message: string, field: ?string, value: ?string, opIndex: ?int)
+  # An id defined twice, or listed twice in one array.
+  error DuplicateItem (message: string, field: ?string, value: ?string, opIndex: ?int)
 
-# Pushing a navigation item whose id is already on the stack.
-error ItemAlreadyOnStack (message: string, field: ?string, value: ?string, opIndex: ?int)
+  # Pushing a navigation item whose id is already on the stack.
+  error ItemAlreadyOnStack (message: string, field: ?string, value: ?string, opIndex: ?int)
 
-# Popping the root item, or popping an empty stack. Use setStack to clear.
-error CannotPopRoot (message: string, field: ?string, value: ?string, opIndex: ?int)
+  # Popping the root item, or popping an empty stack. Use setStack to clear.
+  error CannotPopRoot (message: string, field: ?string, value: ?string, opIndex: ?int)
 
-# A size or count above its documented limit: limit names it, max is its value.
-error LimitExceeded (
-  message: string,
-  field: ?string,
-  value: ?string,
-  limit: ?string,
-  max: ?int,
-  opIndex: ?int
-)
+  # A size or count above its documented limit: limit names it, max is its value.
+  error LimitExceeded (
+    message: string,
+    field: ?string,
+    value: ?string,
+    limit: ?string,
+    max: ?int,
+    opIndex: ?int
+  )
 
-# The scene changed under the caller: a pop whose expected top is gone, or
-# (failOnConflict) fields written by another client since baseVersion.
-error Conflict (
-  message: string,
-  field: ?string,
-  value: ?string,
-  opIndex: ?int,
-  currentVersion: ?int,
-  conflicts: ?[]ConflictingField
-)
+  # The scene changed under the caller: a pop whose expected top is gone, or
+  # (failOnConflict) fields written by another client since baseVersion.
+  error Conflict (
+    message: string,
+    field: ?string,
+    value: ?string,
+    opIndex: ?int,
+    currentVersion: ?int,
+    conflicts: ?[]ConflictingField
+  )
 
-# A read of a scene that does not exist.
-error SceneNotFound (message: string, field: ?string, value: ?string)
+  # A read of a scene that does not exist.
+  error SceneNotFound (message: string, field: ?string, value: ?string)
 
-# Activate named an item that is not shown, not enabled, or a space.
-error ItemNotActivatable (message: string, field: ?string, value: ?string)
+  # Activate named an item that is not shown, not enabled, or a space.
+  error ItemNotActivatable (message: string, field: ?string, value: ?string)
 
-# The mutation could not be made durable; nothing was applied.
-error StorageFailed (message: string)
-"""#
+  # The mutation could not be made durable; nothing was applied.
+  error StorageFailed (message: string)
+  """#

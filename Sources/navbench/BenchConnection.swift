@@ -20,7 +20,8 @@ final class BenchConnection {
       let error = cnav_errno()
       close(fd)
       throw Failure(
-        description: "cannot connect to \(socketPath): \(String(cString: strerror(error))); start navd with `navd --socket \(socketPath)`"
+        description:
+          "cannot connect to \(socketPath): \(String(cString: strerror(error))); start navd with `navd --socket \(socketPath)`"
       )
     }
   }
@@ -78,7 +79,9 @@ final class BenchConnection {
   func call(_ method: String, _ parameters: JSONValue) throws -> JSONValue {
     try send(Self.frame(method, parameters))
     let reply = try JSONParser.parse(try readFrame())
-    if let error = reply["error"]?.stringValue { throw Failure(description: "\(method): \(error) \(reply["parameters"] ?? .null)") }
+    if let error = reply["error"]?.stringValue {
+      throw Failure(description: "\(method): \(error) \(reply["parameters"] ?? .null)")
+    }
     return reply["parameters"] ?? .null
   }
 

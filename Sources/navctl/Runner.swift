@@ -39,7 +39,8 @@ struct Runner {
     var stateReply: JSONValue = .null
     if invocation.needsState {
       do {
-        stateReply = try await client.call(method: invocation.stateRequest.method, parameters: invocation.stateRequest.parameters.objectValue ?? [:])
+        stateReply = try await client.call(
+          method: invocation.stateRequest.method, parameters: invocation.stateRequest.parameters.objectValue ?? [:])
         state = try SceneState(json: stateReply["state"] ?? .null)
       } catch let error as NavClientError where error.remoteName == "io.navd.SceneNotFound" {
         state = .empty

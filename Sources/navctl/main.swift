@@ -16,6 +16,7 @@ let environment = ProcessInfo.processInfo.environment
 let style = RenderStyle.detect(
   isTerminal: Terminal.stdoutIsTerminal, environment: environment, options: invocation.options)
 let client = NavClient(
-  socketPath: invocation.options.socket, timeout: .milliseconds(Int((invocation.options.timeout ?? Runner.defaultTimeout) * 1000)))
+  socketPath: invocation.options.socket,
+  timeout: .milliseconds(Int((invocation.options.timeout ?? Runner.defaultTimeout) * 1000)))
 let status = await Runner(invocation: invocation, client: client, style: style).run()
 exit(status.rawValue)

@@ -152,7 +152,8 @@ struct ConflictMatrixTests {
       incoming: [.setSceneTint(nil)],
       lastWriterWins: .applies(overwritten: ["scene/tintColor"]), failOnConflict: conflict),
     Cell(
-      name: "C27 own writes never conflict", other: [[field(x, [.title("Mine")])]], incoming: [field(x, [.title("Again")])],
+      name: "C27 own writes never conflict", other: [[field(x, [.title("Mine")])]],
+      incoming: [field(x, [.title("Again")])],
       lastWriterWins: .applies(overwritten: []), failOnConflict: .applies(overwritten: []), otherClient: "me"),
     Cell(
       name: "C29 write a field of an item pushed after the base", other: [[.push(Sample.item("p"), animated: false)]],
@@ -197,17 +198,22 @@ struct ConflictMatrixTests {
   func overwriteReport() async throws {
     let scene = makeScene()
     let base = try await scene.commit(Sample.request(Self.setup, client: "setup")).version
-    let written = try await scene.commit(Sample.request([Self.field(Self.x, [.title("Mail")])], client: "other")).version
+    let written = try await scene.commit(Sample.request([Self.field(Self.x, [.title("Mail")])], client: "other"))
+      .version
     let outcome = try await scene.commit(
       Sample.request([Self.field(Self.x, [.title("Post")])], base: base, client: "me"))
-    #expect(outcome.overwritten.map(\.json) == [["field": "navigationItem/x/title", "previousValue": "Mail", "version": .number(Double(written))]])
+    #expect(
+      outcome.overwritten.map(\.json) == [
+        ["field": "navigationItem/x/title", "previousValue": "Mail", "version": .number(Double(written))]
+      ])
   }
 
   @Test("C1 failOnConflict carries the current version and values, and applies nothing")
   func conflictDetails() async throws {
     let scene = makeScene()
     let base = try await scene.commit(Sample.request(Self.setup, client: "setup")).version
-    let written = try await scene.commit(Sample.request([Self.field(Self.x, [.title("Mail")])], client: "other")).version
+    let written = try await scene.commit(Sample.request([Self.field(Self.x, [.title("Mail")])], client: "other"))
+      .version
     let error = await scene.expectFailure(
       Sample.request([Self.field(Self.x, [.title("Post")])], base: base, client: "me", policy: .failOnConflict),
       .conflict)

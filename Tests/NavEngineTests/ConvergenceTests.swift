@@ -28,7 +28,8 @@ struct ConvergenceTests {
           var acked: [UInt64] = []
           for _ in 0..<300 {
             let (state, version) = await scene.snapshot()
-            let base: UInt64? = random.chance(0.8) ? version - min(version, UInt64.random(in: 0...3, using: &random.rng)) : nil
+            let base: UInt64? =
+              random.chance(0.8) ? version - min(version, UInt64.random(in: 0...3, using: &random.rng)) : nil
             let policy: ConflictPolicy = random.chance(0.5) ? .lastWriterWins : .failOnConflict
             let ops = random.ops(seeing: state)
             let request = MutationRequest(ops: ops, baseVersion: base, policy: policy, client: "w\(writer)")
@@ -51,7 +52,8 @@ struct ConvergenceTests {
       }
     }
     let (final, finalVersion) = await scene.snapshot()
-    #expect(acks.count >= 600, "seed \(seed): only \(acks.count) of 2400 mutations committed; the test would prove little")
+    #expect(
+      acks.count >= 600, "seed \(seed): only \(acks.count) of 2400 mutations committed; the test would prove little")
     #expect(Set(acks).count == acks.count, "seed \(seed): two acks share a version")
     #expect(acks.sorted() == Array(1...finalVersion), "seed \(seed)")
     for (i, view) in views.enumerated() {

@@ -73,7 +73,9 @@ enum Sample {
     .defineBarButtonItem(BarButtonItem(id: id, title: title ?? id))
   }
 
-  static func title(_ id: String, _ title: String?) -> Op { .updateNavigationItem(id, [.title(title)], animated: false) }
+  static func title(_ id: String, _ title: String?) -> Op {
+    .updateNavigationItem(id, [.title(title)], animated: false)
+  }
 
   static func request(
     _ ops: [Op], base: UInt64? = nil, client: String = "a", policy: ConflictPolicy = .lastWriterWins,
@@ -93,7 +95,9 @@ extension SceneEngine {
   }
 
   /// Mutates and expects the error code.
-  func expectFailure(_ request: MutationRequest, _ code: NavError.Code, sourceLocation: SourceLocation = #_sourceLocation)
+  func expectFailure(
+    _ request: MutationRequest, _ code: NavError.Code, sourceLocation: SourceLocation = #_sourceLocation
+  )
     async -> NavError?
   {
     switch await mutate(request) {
@@ -107,7 +111,10 @@ extension SceneEngine {
   }
 }
 
-func makeScene(store: any SceneStore = VolatileSceneStore(), clock: ManualClock = ManualClock(), configure: (inout EngineConfiguration) -> Void = { _ in })
+func makeScene(
+  store: any SceneStore = VolatileSceneStore(), clock: ManualClock = ManualClock(),
+  configure: (inout EngineConfiguration) -> Void = { _ in }
+)
   -> SceneEngine
 {
   var configuration = EngineConfiguration()

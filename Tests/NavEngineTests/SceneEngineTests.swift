@@ -92,7 +92,9 @@ struct SceneEngineTests {
   @Test("Subscribe with sinceVersion older than the log gets a snapshot")
   func resumeTooOldGetsSnapshot() async throws {
     let scene = makeScene { $0.opLogCapacity = 2 }
-    for id in ["root", "a", "b", "c"] { try await scene.commit(Sample.request([.push(Sample.item(id), animated: false)])) }
+    for id in ["root", "a", "b", "c"] {
+      try await scene.commit(Sample.request([.push(Sample.item(id), animated: false)]))
+    }
     let s = TestSubscriber(id: 1)
     try await scene.subscribe(s.subscriber, view: .state, sinceVersion: 1)
     let messages = try s.pull()

@@ -17,7 +17,10 @@ struct NavdServiceTests {
     let (_, answer) = await call(service, "Mutate", ["scene": "main", "ops": [Self.pushRoot]])
     #expect(answer == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": false]))
     let (_, state) = await call(service, "GetState", ["scene": "main"])
-    guard case .reply(let reply) = state else { Issue.record("\(state)"); return }
+    guard case .reply(let reply) = state else {
+      Issue.record("\(state)")
+      return
+    }
     #expect(reply["version"] == 1)
     #expect(reply["state"]?["navigationBar"]?["items"]?.arrayValue?.count == 1)
   }
@@ -25,12 +28,18 @@ struct NavdServiceTests {
   @Test("A mutation creates its scene; a read of an unknown scene is SceneNotFound")
   func scenesCreatedByMutation() async throws {
     let (_, missing) = await call(service, "GetState", ["scene": "other"])
-    guard case .error(let name, let parameters) = missing else { Issue.record("\(missing)"); return }
+    guard case .error(let name, let parameters) = missing else {
+      Issue.record("\(missing)")
+      return
+    }
     #expect(name == "io.navd.SceneNotFound")
     #expect(parameters["field"] == "scene")
     _ = await call(service, "Mutate", ["scene": "other", "ops": [Self.pushRoot]])
     let (_, list) = await call(service, "ListScenes")
-    guard case .reply(let reply) = list else { Issue.record("\(list)"); return }
+    guard case .reply(let reply) = list else {
+      Issue.record("\(list)")
+      return
+    }
     #expect(reply["scenes"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["main", "other"])
   }
 
@@ -59,7 +68,10 @@ struct NavdServiceTests {
   func invalidMutation() async throws {
     let ops: JSONValue = [Self.pushRoot, ["op": "updateNavigationItem", "item": "root", "set": ["titel": "x"]]]
     let (_, answer) = await call(service, "Mutate", ["scene": "main", "ops": ops])
-    guard case .error(let name, let parameters) = answer else { Issue.record("\(answer)"); return }
+    guard case .error(let name, let parameters) = answer else {
+      Issue.record("\(answer)")
+      return
+    }
     #expect(name == "io.navd.InvalidMutation")
     #expect(parameters["field"] == "ops[1].set.titel")
   }
@@ -85,7 +97,10 @@ struct NavdServiceTests {
     var document = first[0]["document"]!
     document = try PatchApplier.apply(try JSONPatch.decode(updates[0]["patch"]!), to: document)
     let (_, state) = await call(service, "GetState", ["scene": "main"])
-    guard case .reply(let reply) = state else { Issue.record("\(state)"); return }
+    guard case .reply(let reply) = state else {
+      Issue.record("\(state)")
+      return
+    }
     #expect(document == reply["state"])
     subscription.cancelStream()
   }
@@ -115,7 +130,10 @@ struct NavdServiceTests {
         ]
       ])
     let (_, missing) = await call(service, "Activate", ["scene": "main", "item": "nope"])
-    guard case .error(let name, _) = missing else { Issue.record("\(missing)"); return }
+    guard case .error(let name, _) = missing else {
+      Issue.record("\(missing)")
+      return
+    }
     #expect(name == "io.navd.ItemNotFound")
   }
 
@@ -124,16 +142,25 @@ struct NavdServiceTests {
     let (_, rootOnly) = await call(service, "Mutate", ["scene": "main", "ops": [Self.pushRoot]])
     #expect(rootOnly == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": false]))
     let (_, refused) = await call(service, "Activate", ["scene": "main", "item": "@back"])
-    guard case .error(let name, _) = refused else { Issue.record("\(refused)"); return }
+    guard case .error(let name, _) = refused else {
+      Issue.record("\(refused)")
+      return
+    }
     #expect(name == "io.navd.ItemNotActivatable")
     _ = await call(service, "Mutate", ["scene": "main", "ops": [["op": "push", "item": ["id": "message"]]]])
     let (_, stale) = await call(service, "Activate", ["scene": "main", "item": "@back", "expectTop": "other"])
-    guard case .error(let conflict, _) = stale else { Issue.record("\(stale)"); return }
+    guard case .error(let conflict, _) = stale else {
+      Issue.record("\(stale)")
+      return
+    }
     #expect(conflict == "io.navd.Conflict")
     let (_, popped) = await call(service, "Activate", ["scene": "main", "item": "@back", "expectTop": "message"])
     #expect(popped == .reply(["action": nil, "watchers": 0, "version": 3]))
     let (_, state) = await call(service, "GetState", ["scene": "main"])
-    guard case .reply(let reply) = state else { Issue.record("\(state)"); return }
+    guard case .reply(let reply) = state else {
+      Issue.record("\(state)")
+      return
+    }
     #expect(reply["state"]?["navigationBar"]?["items"]?.arrayValue?.count == 1)
   }
 

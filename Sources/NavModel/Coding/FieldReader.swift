@@ -143,7 +143,8 @@ public struct FieldReader {
     return try Self.enumCase(raw, type, field: fieldPath(key))
   }
 
-  static func enumCase<E: RawRepresentable & CaseIterable>(_ raw: String, _ type: E.Type, field: String) throws(NavError)
+  static func enumCase<E: RawRepresentable & CaseIterable>(_ raw: String, _ type: E.Type, field: String)
+    throws(NavError)
     -> E
   where E.RawValue == String {
     guard let value = E(rawValue: raw) else {

@@ -62,7 +62,8 @@ public struct FieldKey: Sendable, Hashable, Comparable, CustomStringConvertible 
       }
       return appearance.json[field] ?? .null
     case .bar(.navigationBar):
-      return field == "hidden" ? .bool(state.navigationBar.hidden) : .array(state.navigationBar.items.map { .string($0.id) })
+      return field == "hidden"
+        ? .bool(state.navigationBar.hidden) : .array(state.navigationBar.items.map { .string($0.id) })
     case .bar(.toolbar):
       return field == "hidden" ? .bool(state.toolbar.hidden) : .array(state.toolbar.items.map { .string($0) })
     case .scene:

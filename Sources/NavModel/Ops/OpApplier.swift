@@ -44,7 +44,8 @@ struct OpApplier {
       try validation.itemArray(items, in: state, field: field("items"))
       state.toolbar.items = items
     case .insertToolbarItem(let item, let before):
-      try Self.insert(item, before: before, into: &state.toolbar.items, state: state, validation: validation, path: path)
+      try Self.insert(
+        item, before: before, into: &state.toolbar.items, state: state, validation: validation, path: path)
     case .removeToolbarItem(let item):
       try Self.remove(item, from: &state.toolbar.items, path: path)
     case .moveToolbarItem(let item, let before):
@@ -107,7 +108,8 @@ struct OpApplier {
       try validation.navigationItem(item, in: state, field: field("items[\(i)]"))
       guard seen.insert(item.id).inserted else {
         throw NavError(
-          .duplicateItem, "\(field("items")) lists navigation item \"\(item.id)\" twice", field: field("items[\(i)].id"),
+          .duplicateItem, "\(field("items")) lists navigation item \"\(item.id)\" twice",
+          field: field("items[\(i)].id"),
           value: item.id)
       }
     }

@@ -19,7 +19,10 @@ public enum SceneEvent: Sendable, Hashable {
     case .setStack(let transition, let animated):
       ["type": "setStack", "transition": .string(transition.rawValue), "animated": .bool(animated)]
     case .activate(let item, let action, let tag):
-      ["type": "activate", "item": .string(item), "action": action.map { .string($0) } ?? .null, "tag": .number(Double(tag))]
+      [
+        "type": "activate", "item": .string(item), "action": action.map { .string($0) } ?? .null,
+        "tag": .number(Double(tag)),
+      ]
     }
   }
 }

@@ -8,7 +8,9 @@ public struct Validation: Sendable {
   /// Ids: 1…`idMaxLength` characters of `[A-Za-z0-9._-]`, starting with a letter or digit.
   public func id(_ id: String, field: String) throws(NavError) {
     let bytes = Array(id.utf8)
-    guard !bytes.isEmpty else { throw NavError(.invalidMutation, "\(field) must not be empty", field: field, value: id) }
+    guard !bytes.isEmpty else {
+      throw NavError(.invalidMutation, "\(field) must not be empty", field: field, value: id)
+    }
     guard bytes.count <= limits.idMaxLength else {
       throw NavError(
         .limitExceeded, "\(field) is \(bytes.count) bytes long; ids are at most \(limits.idMaxLength)", field: field,
@@ -48,7 +50,9 @@ public struct Validation: Sendable {
   /// Names (actions, image and view names, fonts): like text, and not empty.
   public func name(_ name: String?, field: String) throws(NavError) {
     guard let name else { return }
-    guard !name.isEmpty else { throw NavError(.invalidMutation, "\(field) must not be empty", field: field, value: name) }
+    guard !name.isEmpty else {
+      throw NavError(.invalidMutation, "\(field) must not be empty", field: field, value: name)
+    }
     try text(name, field: field)
   }
 
@@ -102,7 +106,8 @@ public struct Validation: Sendable {
     try text(item.title, field: "\(field).title")
     try image(item.image, field: "\(field).image")
     try length(item.width, field: "\(field).width")
-    try count(item.possibleTitles.count, limit: "possibleTitles", max: limits.possibleTitles, field: "\(field).possibleTitles")
+    try count(
+      item.possibleTitles.count, limit: "possibleTitles", max: limits.possibleTitles, field: "\(field).possibleTitles")
     for (i, title) in item.possibleTitles.enumerated() { try text(title, field: "\(field).possibleTitles[\(i)]") }
     try customView(item.customView, field: "\(field).customView")
     try tag(item.tag, field: "\(field).tag")
@@ -121,7 +126,8 @@ public struct Validation: Sendable {
     var seen = Set<String>()
     for (i, id) in ids.enumerated() {
       guard state.barButtonItems.contains(id) else {
-        throw NavError(.itemNotFound, "\(field)[\(i)] names no bar button item \"\(id)\"", field: "\(field)[\(i)]", value: id)
+        throw NavError(
+          .itemNotFound, "\(field)[\(i)] names no bar button item \"\(id)\"", field: "\(field)[\(i)]", value: id)
       }
       guard seen.insert(id).inserted else {
         throw NavError(.duplicateItem, "\(field) lists \"\(id)\" twice", field: "\(field)[\(i)]", value: id)
