@@ -89,13 +89,7 @@ public struct VarlinkCall: Sendable, Hashable {
   /// Invalid JSON — bad UTF-8, nesting deeper than `maxDepth`, trailing bytes — is a
   /// protocol error too.
   public init(frame: some Collection<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth) throws(VarlinkProtocolError) {
-    let value: JSONValue
-    do {
-      value = try JSONParser.parse(frame, maxDepth: maxDepth)
-    } catch {
-      throw VarlinkProtocolError(.invalidJSON, error.description)
-    }
-    try self.init(from: value)
+    try self.init(from: try VarlinkProtocolError.parse(frame, maxDepth: maxDepth))
   }
 
   private static func flag(_ key: String, _ value: JSONValue) throws(VarlinkProtocolError) -> Bool {

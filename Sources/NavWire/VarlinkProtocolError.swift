@@ -1,3 +1,5 @@
+import NavModel
+
 /// A message that breaks the Varlink framing rules (not an application error).
 ///
 /// The Varlink specification and systemd treat these as fatal for the connection:
@@ -34,4 +36,16 @@ public struct VarlinkProtocolError: Error, Hashable, Sendable, CustomStringConve
   }
 
   public var description: String { "Varlink protocol error: \(detail)" }
+}
+
+extension VarlinkProtocolError {
+  /// Parses one frame's bytes as JSON; invalid JSON (bad UTF-8, too deep, trailing
+  /// bytes) is a protocol error, since nobody can be answered in that case.
+  static func parse(_ frame: some Collection<UInt8>, maxDepth: Int) throws(VarlinkProtocolError) -> JSONValue {
+    do {
+      return try JSONParser.parse(frame, maxDepth: maxDepth)
+    } catch {
+      throw VarlinkProtocolError(.invalidJSON, error.description)
+    }
+  }
 }

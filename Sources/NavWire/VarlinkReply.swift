@@ -114,12 +114,6 @@ public struct VarlinkReply: Sendable, Hashable {
 
   /// Parses a reply from one frame's bytes (without the NUL).
   public init(frame: some Collection<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth) throws(VarlinkProtocolError) {
-    let value: JSONValue
-    do {
-      value = try JSONParser.parse(frame, maxDepth: maxDepth)
-    } catch {
-      throw VarlinkProtocolError(.invalidJSON, error.description)
-    }
-    try self.init(from: value)
+    try self.init(from: try VarlinkProtocolError.parse(frame, maxDepth: maxDepth))
   }
 }

@@ -1,5 +1,6 @@
 import NavEngine
 import NavModel
+import NavTestSupport
 import Testing
 
 /// K writers with random base versions and both policies, S subscribers with
@@ -9,7 +10,7 @@ import Testing
 struct ConvergenceTests {
   @Test("8 writers × 300 mutations converge for 4 subscribers")
   func convergence() async throws {
-    let seed = testSeed(20_261_129)
+    let seed = SplitMix64.testSeed(default: 20_261_129)
     let store = RecordingStore()
     let scene = makeScene(store: store) { $0.opLogCapacity = 64 }
     let views: [DocumentView] = [.state, .layout(width: nil), .layout(width: 320), .state]

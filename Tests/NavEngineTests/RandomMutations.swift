@@ -1,23 +1,6 @@
 import Foundation
 import NavModel
-
-/// A small, fast, seedable PRNG (SplitMix64), so every random test can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
-/// The seed for a randomized test: `NAVD_TEST_SEED` when set, else `fallback`.
-func testSeed(_ fallback: UInt64) -> UInt64 {
-  ProcessInfo.processInfo.environment["NAVD_TEST_SEED"].flatMap(UInt64.init) ?? fallback
-}
+import NavTestSupport
 
 /// Random ops shaped by a state the writer last saw: mostly valid, some stale or wrong on purpose.
 struct RandomMutations {

@@ -1,4 +1,5 @@
 import NavModel
+import NavTestSupport
 import Testing
 
 /// Random valid states built through the ops: the resolver never crashes,

@@ -1,3 +1,4 @@
+import NavTestSupport
 import Testing
 
 @testable import NavModel

@@ -1,8 +1,9 @@
 import NavModel
+import NavTestSupport
 
 /// Makes random op batches for a state: mostly plausible, some wrong on purpose.
 struct OpGenerator {
-  var rng: SeededGenerator
+  var rng: SplitMix64
   /// Indices, in the last batch, of ops holding values JSON cannot carry exactly.
   private(set) var inexact: Set<Int> = []
   private var current = 0
@@ -13,7 +14,7 @@ struct OpGenerator {
   static let texts = ["", "Inbox", "Ünïcödé", "😀 party", "e\u{301}", Fixtures.text("€", 85, tail: "a")]
   static let badTexts = [Fixtures.text("a", 257), "tab\there", "\u{7F}", Fixtures.text("😀", 65)]
 
-  init(rng: SeededGenerator) { self.rng = rng }
+  init(rng: SplitMix64) { self.rng = rng }
 
   mutating func batch(for state: SceneState) -> [Op] {
     inexact = []

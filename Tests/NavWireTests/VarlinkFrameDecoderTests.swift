@@ -1,3 +1,4 @@
+import NavTestSupport
 import NavWire
 import Testing
 
@@ -39,7 +40,7 @@ struct VarlinkFrameDecoderTests {
 
   @Test("random chunks (seeded; the seed is printed on failure)", arguments: [1, 2, 3, 42, 1234, 99_999] as [UInt64])
   func randomChunks(seed: UInt64) throws {
-    var rng = SeededGenerator(seed: seed)
+    var rng = SplitMix64(seed: seed)
     let stream = Self.stream + Self.stream + Self.stream
     var decoder = VarlinkFrameDecoder()
     var out: [[UInt8]] = []

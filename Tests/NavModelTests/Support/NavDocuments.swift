@@ -1,4 +1,5 @@
 import NavModel
+import NavTestSupport
 
 /// Random navd-shaped state documents and the edits navd makes to them (push, pop, retitle,
 /// bar button and toolbar changes), for the patch property test and vectors.

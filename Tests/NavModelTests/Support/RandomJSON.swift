@@ -1,4 +1,5 @@
 import NavModel
+import NavTestSupport
 
 /// Random JSON documents and random edits of them, for the patch property test and vectors.
 ///
