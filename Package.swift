@@ -28,6 +28,7 @@ let package = Package(
     .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavWire", "NavModel", "CNavSys"]),
     .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavTestSupport"]),
     .testTarget(name: "NavServiceTests", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["NavClient", "NavModel", "NavWire"]),
   ],
   swiftLanguageModes: [.v6]
 )
