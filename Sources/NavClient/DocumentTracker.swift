@@ -29,7 +29,10 @@ struct DocumentTracker: StreamReducer {
   func openingCall() -> VarlinkCall {
     var parameters: [String: JSONValue] = ["scene": .string(scene), "view": .string(view.rawValue)]
     if let width { parameters["width"] = .number(width) }
-    if let current, !needsSnapshot { parameters["sinceVersion"] = .number(Double(current.version)) }
+    if let current, !needsSnapshot {
+      parameters["sinceVersion"] = .number(Double(current.version))
+      if let epoch = current.epoch { parameters["epoch"] = .string(epoch) }
+    }
     return VarlinkCall(method: NavMethod.subscribe.qualifiedName, parameters: parameters, more: true)
   }
 
@@ -39,15 +42,18 @@ struct DocumentTracker: StreamReducer {
     case "snapshot":
       let version = try reader.version("version")
       let document = try reader.value("document")
-      current = DocumentCheckpoint(version: version, document: document)
+      let epoch = try reader.optionalString("epoch")
+      current = DocumentCheckpoint(version: version, document: document, epoch: epoch)
       needsSnapshot = false
-      return .yield(DocumentUpdate(version: version, document: document, isSnapshot: true))
+      return .yield(DocumentUpdate(version: version, document: document, isSnapshot: true, epoch: epoch))
     case "update":
       return try update(reader)
     case "events":
       guard let current else { return .skip }
       return .yield(
-        DocumentUpdate(version: current.version, document: current.document, events: try reader.array("events")))
+        DocumentUpdate(
+          version: current.version, document: current.document, events: try reader.array("events"),
+          epoch: current.epoch))
     default:
       // A kind this client does not know: a newer navd; ignore it, as Varlink clients ignore new fields.
       return .skip
@@ -73,12 +79,12 @@ struct DocumentTracker: StreamReducer {
     } catch {
       return resync()
     }
-    self.current = DocumentCheckpoint(version: toVersion, document: document)
+    self.current = DocumentCheckpoint(version: toVersion, document: document, epoch: current.epoch)
     return .yield(
       DocumentUpdate(
         version: toVersion, document: document, patch: patch, events: try reader.array("events", default: []),
         animated: try reader.bool("animated", default: false), isSnapshot: false,
-        coalesced: try reader.bool("coalesced", default: false)))
+        coalesced: try reader.bool("coalesced", default: false), epoch: current.epoch))
   }
 
   private mutating func resync() -> StreamStep<DocumentUpdate> {

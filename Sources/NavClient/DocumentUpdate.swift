@@ -28,12 +28,15 @@ public struct DocumentUpdate: Sendable, Hashable {
   public var isSnapshot: Bool
   /// navd merged several versions into this one update because the subscriber fell behind.
   public var coalesced: Bool
+  /// The history `version` belongs to (from the last snapshot); nil when navd did not say.
+  public var epoch: String?
 
   /// Creates an update (tests, fakes).
   public init(
     version: UInt64, document: JSONValue, patch: [PatchOperation] = [], events: [JSONValue] = [],
-    animated: Bool = false, isSnapshot: Bool = false, coalesced: Bool = false
+    animated: Bool = false, isSnapshot: Bool = false, coalesced: Bool = false, epoch: String? = nil
   ) {
+    self.epoch = epoch
     self.version = version
     self.document = document
     self.patch = patch
@@ -44,21 +47,26 @@ public struct DocumentUpdate: Sendable, Hashable {
   }
 
   /// Where to resume a later subscription from (`updates(…, since:)`).
-  public var checkpoint: DocumentCheckpoint { DocumentCheckpoint(version: version, document: document) }
+  public var checkpoint: DocumentCheckpoint { DocumentCheckpoint(version: version, document: document, epoch: epoch) }
 }
 
 /// A document and its version, from which a new subscription resumes with `sinceVersion`.
 ///
-/// A version alone is not enough to resume: the patches navd sends apply to the document.
+/// A version alone is not enough to resume: the patches navd sends apply to the document,
+/// and the version means something only in its epoch (a navd that restarted without the
+/// scene's history starts a new one, and then answers with a snapshot).
 public struct DocumentCheckpoint: Sendable, Hashable {
   /// The scene version the document is at.
   public var version: UInt64
   /// The whole document at `version`.
   public var document: JSONValue
+  /// The epoch `version` belongs to; nil when unknown (navd then trusts the version).
+  public var epoch: String?
 
   /// A checkpoint of `document` at `version` (of the same scene, view and width).
-  public init(version: UInt64, document: JSONValue) {
+  public init(version: UInt64, document: JSONValue, epoch: String? = nil) {
     self.version = version
     self.document = document
+    self.epoch = epoch
   }
 }

@@ -19,11 +19,20 @@ extension NavClient {
 
   /// `GetState`: the scene's state and its version. Throws `io.navd.SceneNotFound` for an unknown scene.
   public func state(scene: String = "main") async throws -> (version: UInt64, state: SceneState) {
+    let (version, _, state) = try await stateWithEpoch(scene: scene)
+    return (version, state)
+  }
+
+  /// `GetState` with the epoch its version belongs to (nil from a navd that does not say).
+  public func stateWithEpoch(scene: String = "main") async throws -> (
+    version: UInt64, epoch: String?, state: SceneState
+  ) {
     let parameters = try await perform(NavMethod.getState.qualifiedName, ["scene": .string(scene)], retryOnDrop: true)
     let reader = ReplyReader(parameters, context: "GetState reply")
     let version = try reader.version("version")
+    let epoch = try reader.optionalString("epoch")
     do {
-      return (version, try SceneState(json: try reader.object("state"), path: "state"))
+      return (version, epoch, try SceneState(json: try reader.object("state"), path: "state"))
     } catch let error as NavError {
       throw NavClientError.protocolViolation("GetState reply: \(error.description)")
     }
@@ -48,8 +57,11 @@ extension NavClient {
   /// sends the same (clientId, mutationId) again: navd applies it at most once and answers a
   /// retry from memory (`replayed`). Rejections arrive as `NavClientError.remote`
   /// (`isConflict` for `io.navd.Conflict`).
+  ///
+  /// `epoch` is the epoch `baseVersion` came from (a `GetState` reply's); when navd is in
+  /// another epoch (it restarted without the scene's history) the base counts as expired.
   public func mutate(
-    scene: String = "main", ops: [Op], baseVersion: UInt64? = nil, mutationId: String? = nil,
+    scene: String = "main", ops: [Op], baseVersion: UInt64? = nil, epoch: String? = nil, mutationId: String? = nil,
     policy: MutationPolicy = .lastWriterWins
   ) async throws -> MutationReply {
     var parameters: [String: JSONValue] = [
@@ -57,6 +69,7 @@ extension NavClient {
       "mutationId": .string(mutationId ?? Self.randomID()), "policy": .string(policy.rawValue),
     ]
     if let baseVersion { parameters["baseVersion"] = .number(Double(baseVersion)) }
+    if let epoch { parameters["epoch"] = .string(epoch) }
     return try MutationReply(try await perform(NavMethod.mutate.qualifiedName, parameters, retryOnDrop: true))
   }
 

@@ -18,21 +18,21 @@ extension NavClient {
     precondition(maxAttempts >= 1, "maxAttempts must be at least 1")
     var attempt = 1
     while true {
-      let (version, state) = try await latestState(scene: scene)
+      let (version, epoch, state) = try await latestState(scene: scene)
       let ops = try body(state)
       do {
-        return try await mutate(scene: scene, ops: ops, baseVersion: version, policy: .failOnConflict)
+        return try await mutate(scene: scene, ops: ops, baseVersion: version, epoch: epoch, policy: .failOnConflict)
       } catch let error as NavClientError where error.isConflict && attempt < maxAttempts {
         attempt += 1
       }
     }
   }
 
-  private func latestState(scene: String) async throws -> (version: UInt64, state: SceneState) {
+  private func latestState(scene: String) async throws -> (version: UInt64, epoch: String?, state: SceneState) {
     do {
-      return try await state(scene: scene)
+      return try await stateWithEpoch(scene: scene)
     } catch let error as NavClientError where error.remoteName == NavErrorNames.sceneNotFound {
-      return (0, SceneState.empty)
+      return (0, nil, SceneState.empty)
     }
   }
 }

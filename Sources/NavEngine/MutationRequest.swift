@@ -13,6 +13,8 @@ public struct MutationRequest: Sendable {
   public var ops: [Op]
   /// The version the client last saw; nil means a blind write.
   public var baseVersion: UInt64?
+  /// The epoch `baseVersion` belongs to; another epoch's base is judged as expired (CONFLICTS.md V7).
+  public var epoch: String?
   /// Client-chosen; a retry with the same id from the same client is answered from memory.
   public var mutationId: String?
   public var policy: ConflictPolicy
@@ -20,11 +22,12 @@ public struct MutationRequest: Sendable {
   public var client: String
 
   public init(
-    ops: [Op], baseVersion: UInt64? = nil, mutationId: String? = nil, policy: ConflictPolicy = .lastWriterWins,
-    client: String
+    ops: [Op], baseVersion: UInt64? = nil, epoch: String? = nil, mutationId: String? = nil,
+    policy: ConflictPolicy = .lastWriterWins, client: String
   ) {
     self.ops = ops
     self.baseVersion = baseVersion
+    self.epoch = epoch
     self.mutationId = mutationId
     self.policy = policy
     self.client = client

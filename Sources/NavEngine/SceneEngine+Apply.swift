@@ -34,14 +34,15 @@ extension SceneEngine {
     var overwritten: [Overwrite] = []
     var expired = false
     if let base = request.baseVersion {
-      guard base <= version else {
+      let sameHistory = request.epoch == nil || request.epoch == epoch
+      guard base <= version || !sameHistory else {
         return .failure(
           NavError(
             .invalidMutation, "baseVersion \(base) is newer than the scene's version \(version)", field: "baseVersion",
             value: "\(base)", extra: ["currentVersion": .number(Double(version))]))
       }
-      if base < version {
-        if let baseState = log.state(at: base) {
+      if base < version || !sameHistory {
+        if sameHistory, let baseState = log.state(at: base) {
           if let error = stackIntentConflict(request.ops, baseState: baseState) { return .failure(error) }
           switch fieldConflicts(request, since: base) {
           case .failure(let error): return .failure(error)
@@ -51,7 +52,9 @@ extension SceneEngine {
           return .failure(
             NavError(
               .conflict,
-              "baseVersion \(base) is older than the op log (oldest version held: \(log.floorVersion)); conflicts cannot be judged",
+              sameHistory
+                ? "baseVersion \(base) is older than the op log (oldest version held: \(log.floorVersion)); conflicts cannot be judged"
+                : "baseVersion \(base) belongs to epoch \(request.epoch ?? "") but the scene is at epoch \(epoch) (navd restarted without it); conflicts cannot be judged",
               field: "baseVersion", value: "\(base)", extra: conflictExtra([])))
         } else {
           expired = true

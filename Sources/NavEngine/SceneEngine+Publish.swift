@@ -45,9 +45,10 @@ extension SceneEngine {
     return JSONWriter.bytes(.object(members))
   }
 
-  static func snapshotBytes(version: UInt64, view: DocumentView, document: JSONValue) -> [UInt8] {
+  static func snapshotBytes(version: UInt64, epoch: String, view: DocumentView, document: JSONValue) -> [UInt8] {
     JSONWriter.bytes([
-      "kind": "snapshot", "version": .number(Double(version)), "view": .string(view.description), "document": document,
+      "kind": "snapshot", "version": .number(Double(version)), "epoch": .string(epoch),
+      "view": .string(view.description), "document": document,
     ])
   }
 }

@@ -6,7 +6,12 @@ extension SceneEngine {
   /// Adds `subscriber` to `view`, queueing its first replies atomically with
   /// respect to commits. `sinceVersion` still in the op log resumes with one
   /// update per version since then; otherwise a snapshot comes first.
-  public func subscribe(_ subscriber: Subscriber, view: DocumentView, sinceVersion: UInt64?) throws(NavError) {
+  ///
+  /// `epoch` is the epoch `sinceVersion` came from; another epoch's version
+  /// always gets a snapshot.
+  public func subscribe(_ subscriber: Subscriber, view: DocumentView, sinceVersion: UInt64?, epoch: String? = nil)
+    throws(NavError)
+  {
     guard subscriberCount < configuration.maxSubscribersPerScene else {
       throw NavError(
         .limitExceeded, "scene \"\(name)\" already has \(subscriberCount) subscribers", field: "scene",
@@ -14,7 +19,9 @@ extension SceneEngine {
     }
     var group = groups[view] ?? SubscriptionGroup(document: view.document(of: state))
     let moment = now()
-    if let since = sinceVersion, since <= version, log.holds(since), let sinceState = log.state(at: since) {
+    if let since = sinceVersion, epoch == nil || epoch == self.epoch, since <= version, log.holds(since),
+      let sinceState = log.state(at: since)
+    {
       var document = view.document(of: sinceState)
       subscriber.start(version: since, document: document)
       for entry in log.entries(after: since) {
@@ -33,7 +40,7 @@ extension SceneEngine {
       }
     } else {
       subscriber.start(version: version, document: group.document)
-      let bytes = Self.snapshotBytes(version: version, view: view, document: group.document)
+      let bytes = Self.snapshotBytes(version: version, epoch: self.epoch, view: view, document: group.document)
       _ = subscriber.enqueue(.init(parameters: bytes, toVersion: version, document: group.document), now: moment) {
         _, _ in .init(parameters: bytes, toVersion: self.version, document: group.document)
       }

@@ -9,6 +9,11 @@ import NavModel
 /// so actor reentrancy cannot interleave two commits.
 public actor SceneEngine {
   public let name: String
+  /// Names this history of the scene's versions. A navd that starts without the
+  /// scene's history (a restart with volatile state) starts a new epoch, so a
+  /// client's `sinceVersion` or `baseVersion` from another history is never
+  /// judged against this one (PROTOCOL.md, "Epochs").
+  public nonisolated let epoch: String
   let configuration: EngineConfiguration
   let store: any SceneStore
   let now: @Sendable () -> Double
@@ -26,10 +31,11 @@ public actor SceneEngine {
   private var draining = false
 
   public init(
-    name: String, state: SceneState = .empty, version: UInt64 = 0, configuration: EngineConfiguration,
-    store: any SceneStore, now: @escaping @Sendable () -> Double
+    name: String, state: SceneState = .empty, version: UInt64 = 0, epoch: String = SceneEngine.newEpoch(),
+    configuration: EngineConfiguration, store: any SceneStore, now: @escaping @Sendable () -> Double
   ) {
     self.name = name
+    self.epoch = epoch
     self.state = state
     self.version = version
     self.configuration = configuration
@@ -41,6 +47,13 @@ public actor SceneEngine {
 
   /// The current state and its version, read atomically.
   public func snapshot() -> (state: SceneState, version: UInt64) { (state, version) }
+
+  /// A new random epoch: 16 hex digits.
+  public static func newEpoch() -> String {
+    let value = UInt64.random(in: 0...UInt64.max)
+    let hex = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
 
   /// Commits a mutation; returns once it is stored and queued to every subscriber.
   ///

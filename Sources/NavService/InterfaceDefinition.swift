@@ -46,18 +46,20 @@ public let navdInterfaceDefinition = #"""
   # Every scene, sorted by name. `main` always exists.
   method ListScenes() -> (scenes: []SceneSummary)
 
-  # The scene's state document and its version.
-  method GetState(scene: string) -> (version: int, state: object)
+  # The scene's state document, its version, and the epoch (the history) that
+  # version belongs to.
+  method GetState(scene: string) -> (version: int, epoch: string, state: object)
 
-  # The resolved layout (what a front end draws) and its version. With a
+  # The resolved layout (what a front end draws), its version and epoch. With a
   # width, items that do not fit move to `overflow` and spaces get widths.
-  method GetLayout(scene: string, width: ?float) -> (version: int, layout: object)
+  method GetLayout(scene: string, width: ?float) -> (version: int, epoch: string, layout: object)
 
-  # Follows a scene. The first reply is {kind: "snapshot", version, view,
-  # document}; then one {kind: "update", fromVersion, toVersion, patch,
+  # Follows a scene. The first reply is {kind: "snapshot", version, epoch,
+  # view, document}; then one {kind: "update", fromVersion, toVersion, patch,
   # animated, events} per committed version, in order, with no gap (patch is
-  # RFC 6902 against the previous document). With sinceVersion still in the
-  # op log, the updates since then come first instead of the snapshot.
+  # RFC 6902 against the previous document). With sinceVersion (of the same
+  # epoch) still in the op log, the updates since then come first instead of
+  # the snapshot; a sinceVersion of another epoch gets a snapshot.
   # {kind: "events", version, events} carries activations. A subscriber that
   # falls behind receives one update with coalesced: true instead of many.
   # view defaults to "layout". Unsubscribe by closing the connection.
@@ -66,10 +68,12 @@ public let navdInterfaceDefinition = #"""
     scene: string,
     view: ?(state, layout),
     width: ?float,
-    sinceVersion: ?int
+    sinceVersion: ?int,
+    epoch: ?string
   ) -> (
     kind: (snapshot, update, events),
     version: ?int,
+    epoch: ?string,
     view: ?string,
     document: ?object,
     fromVersion: ?int,
@@ -82,13 +86,15 @@ public let navdInterfaceDefinition = #"""
 
   # Applies ops atomically and replies once the change is stored and queued to
   # every subscriber. baseVersion: the version the client last saw (enables
-  # conflict detection). mutationId: retries with the same id from the same
+  # conflict detection), of epoch (when given and not the scene's, the base is
+  # treated as expired). mutationId: retries with the same id from the same
   # clientId are answered from memory. policy defaults to lastWriterWins.
   # A mutation to a scene that does not exist creates it.
   method Mutate(
     scene: string,
     ops: []object,
     baseVersion: ?int,
+    epoch: ?string,
     mutationId: ?string,
     clientId: ?string,
     policy: ?(lastWriterWins, failOnConflict)

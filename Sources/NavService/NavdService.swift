@@ -93,14 +93,15 @@ public final class NavdService: CallHandler {
     Task {
       let (state, version) = await scene.snapshot()
       context.reply([
-        "version": .number(Double(version)), isState ? "state" : "layout": documentView.document(of: state),
+        "version": .number(Double(version)), "epoch": .string(scene.epoch),
+        isState ? "state" : "layout": documentView.document(of: state),
       ])
     }
   }
 
   private func mutate(_ call: VarlinkCall, _ context: any CallContext) throws {
     let reader = try ParameterReader(
-      call.parameters, known: ["scene", "ops", "baseVersion", "mutationId", "clientId", "policy"])
+      call.parameters, known: ["scene", "ops", "baseVersion", "epoch", "mutationId", "clientId", "policy"])
     let sceneName = try reader.string("scene")
     let opsValue = try reader.required("ops")
     guard case .array = opsValue else { throw InvalidParameter(parameter: "ops") }
@@ -108,7 +109,7 @@ public final class NavdService: CallHandler {
     let clientId = try reader.optionalString("clientId")
     if let clientId { try Self.checkIdentifier(clientId, field: "clientId") }
     let request = MutationRequest(
-      ops: ops, baseVersion: try reader.optionalVersion("baseVersion"),
+      ops: ops, baseVersion: try reader.optionalVersion("baseVersion"), epoch: try reader.optionalString("epoch"),
       mutationId: try reader.optionalString("mutationId"),
       policy: try reader.optionalEnum("policy", ConflictPolicy.self) ?? .lastWriterWins,
       client: clientId ?? "connection:\(context.connectionID)")
@@ -122,7 +123,7 @@ public final class NavdService: CallHandler {
   }
 
   private func subscribe(_ call: VarlinkCall, _ context: any CallContext) throws {
-    let reader = try ParameterReader(call.parameters, known: ["scene", "view", "width", "sinceVersion"])
+    let reader = try ParameterReader(call.parameters, known: ["scene", "view", "width", "sinceVersion", "epoch"])
     let scene = try engine.scene(try reader.string("scene"))
     let width = try reader.optionalWidth("width")
     let view: DocumentView =
@@ -133,6 +134,7 @@ public final class NavdService: CallHandler {
       default: throw InvalidParameter(parameter: "view")
       }
     let sinceVersion = try reader.optionalVersion("sinceVersion")
+    let epoch = try reader.optionalString("epoch")
     guard call.more else {
       context.fail(VarlinkServiceNames.expectedMore, [:])
       return
@@ -140,7 +142,7 @@ public final class NavdService: CallHandler {
     let subscriber = makeSubscriber(context)
     Task {
       do throws(NavError) {
-        try await scene.subscribe(subscriber, view: view, sinceVersion: sinceVersion)
+        try await scene.subscribe(subscriber, view: view, sinceVersion: sinceVersion, epoch: epoch)
         context.stream(from: SubscriberSource(subscriber))
       } catch {
         context.fail(error.varlinkName, error.parameters)

@@ -102,6 +102,33 @@ struct SceneEngineTests {
     #expect(messages[0]["version"] == 4)
   }
 
+  @Test("A sinceVersion from another epoch (a restarted navd) gets a snapshot, never foreign patches")
+  func resumeFromAnotherEpochGetsSnapshot() async throws {
+    let scene = makeScene()
+    for id in ["root", "a", "b"] { try await scene.commit(Sample.request([.push(Sample.item(id), animated: false)])) }
+    let foreign = TestSubscriber(id: 1)
+    try await scene.subscribe(foreign.subscriber, view: .state, sinceVersion: 1, epoch: "not-this-history")
+    let messages = try foreign.pull()
+    #expect(messages.map { $0["kind"] } == ["snapshot"])
+    #expect(messages.first?["epoch"] == .string(scene.epoch))
+    let same = TestSubscriber(id: 2)
+    try await scene.subscribe(same.subscriber, view: .state, sinceVersion: 1, epoch: scene.epoch)
+    #expect(try same.pull().map { $0["kind"] } == ["update", "update"])
+  }
+
+  @Test("V7 a baseVersion from another epoch is judged as expired, even when it is above the version")
+  func baseFromAnotherEpoch() async throws {
+    let scene = makeScene()
+    try await scene.commit(Sample.request([.push(Sample.item("root"), animated: false)]))
+    var request = Sample.request([Sample.title("root", "T")], base: 7)
+    request.epoch = "old-history"
+    #expect(try await scene.commit(request).baseVersionExpired)
+    request.policy = .failOnConflict
+    let error = await scene.expectFailure(request, .conflict)
+    #expect(error?.field == "baseVersion")
+    #expect(error?.message.contains("epoch") == true)
+  }
+
   @Test("A subscriber over its queue limit gets one coalesced update, exact")
   func slowSubscriberIsCoalesced() async throws {
     let scene = makeScene()
