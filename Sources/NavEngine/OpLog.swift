@@ -16,9 +16,14 @@ struct LogEntry: Sendable {
 
 /// The last `capacity` versions of a scene, oldest first, plus the state just
 /// before the oldest, so any version from `floorVersion` on can be rebuilt.
+///
+/// A ring buffer: appending to a full log overwrites the oldest entry in place
+/// (an array's `removeFirst` moved every entry on every commit).
 struct OpLog: Sendable {
   let capacity: Int
-  private(set) var entries: [LogEntry] = []
+  private var ring: [LogEntry] = []
+  /// Index in `ring` of the oldest entry.
+  private var head = 0
   /// The version whose state is `floorState` (the one before the oldest entry).
   private(set) var floorVersion: UInt64
   private(set) var floorState: SceneState
@@ -29,33 +34,56 @@ struct OpLog: Sendable {
     self.floorState = state
   }
 
+  var count: Int { ring.count }
+
+  /// The newest entry.
+  var last: LogEntry? { ring.isEmpty ? nil : ring[(head + ring.count - 1) % ring.count] }
+
+  /// The entry `offset` places after the oldest.
+  private func entry(_ offset: Int) -> LogEntry { ring[(head + offset) % ring.count] }
+
   mutating func append(_ entry: LogEntry) {
-    entries.append(entry)
-    if entries.count > capacity {
-      let dropped = entries.removeFirst()
-      floorVersion = dropped.version
-      floorState = dropped.state
+    if ring.count < capacity {
+      ring.append(entry)
+      return
     }
+    let dropped = ring[head]
+    floorVersion = dropped.version
+    floorState = dropped.state
+    ring[head] = entry
+    head = (head + 1) % ring.count
   }
 
-  /// Drops the newest entries down to `version` (a failed group commit).
-  mutating func truncate(after version: UInt64) {
-    while let last = entries.last, last.version > version { entries.removeLast() }
+  /// Drops the entries newer than `version`, whose state was `state` (a failed
+  /// group commit). When the group had already pushed `version` out of the log,
+  /// the log restarts from it.
+  mutating func truncate(after version: UInt64, state: SceneState) {
+    guard let newest = last?.version, newest > version else { return }
+    if floorVersion >= version {
+      ring = []
+      head = 0
+      floorVersion = version
+      floorState = state
+      return
+    }
+    let keep = ring.count - Int(newest - version)
+    ring = (0..<keep).map(entry)
+    head = 0
   }
 
   /// Whether `version` can still be rebuilt.
   func holds(_ version: UInt64) -> Bool {
-    version >= floorVersion && version <= (entries.last?.version ?? floorVersion)
+    version >= floorVersion && version <= (last?.version ?? floorVersion)
   }
 
   func state(at version: UInt64) -> SceneState? {
     if version == floorVersion { return floorState }
     guard holds(version) else { return nil }
-    return entries[Int(version - floorVersion - 1)].state
+    return entry(Int(version - floorVersion - 1)).state
   }
 
   /// Entries with a version above `version`, oldest first (`version` must be held).
-  func entries(after version: UInt64) -> ArraySlice<LogEntry> {
-    entries[Int(version - floorVersion)...]
+  func entries(after version: UInt64) -> [LogEntry] {
+    (Int(version - floorVersion)..<ring.count).map(entry)
   }
 }

@@ -94,7 +94,7 @@ public actor SceneEngine {
     for request in group {
       let result = apply(request)
       results.append(result)
-      if case .success(let outcome) = result, !outcome.replayed, let entry = log.entries.last,
+      if case .success(let outcome) = result, !outcome.replayed, let entry = log.last,
         entry.version == outcome.version
       {
         committed.append(entry)
@@ -123,7 +123,7 @@ public actor SceneEngine {
   private func rollBack(to before: (state: SceneState, version: UInt64), committed: [LogEntry]) {
     state = before.state
     version = before.version
-    log.truncate(after: before.version)
+    log.truncate(after: before.version, state: before.state)
     for entry in committed {
       if let id = entry.mutationId { memory.forget(MutationMemory.Key(client: entry.client, mutationId: id)) }
     }
