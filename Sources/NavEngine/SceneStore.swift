@@ -16,11 +16,14 @@ public struct CommitRecord: Sendable {
 /// The engine hands a store every mutation of one engine turn at once (group
 /// commit) and acknowledges none of them until `commit` returns; a thrown
 /// error rolls the whole group back and fails every writer in it.
-/// Implementations must not block Swift's cooperative pool.
+/// Implementations must not block Swift's cooperative pool. `commit` runs on
+/// the calling scene's executor (`nonisolated(nonsending)`): a store that
+/// needs no IO (the volatile one) then costs no thread hop, and one that does
+/// hands the work to its own thread and resumes the scene when it is durable.
 public protocol SceneStore: Sendable {
   /// Every persisted scene with its state and version, for start-up.
   func load() async throws -> [String: (state: SceneState, version: UInt64)]
-  func commit(_ records: [CommitRecord]) async throws
+  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws
 }
 
 /// A store that keeps nothing: navd's state lives as long as the process.
@@ -28,5 +31,5 @@ public protocol SceneStore: Sendable {
 public struct VolatileSceneStore: SceneStore {
   public init() {}
   public func load() async throws -> [String: (state: SceneState, version: UInt64)] { [:] }
-  public func commit(_ records: [CommitRecord]) async throws {}
+  nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws {}
 }

@@ -16,6 +16,8 @@ final class LoopInbox: Sendable {
     case sourceHasData(connection: UInt64, serial: UInt64, context: ConnectionCallContext)
     /// Disconnect `connection`, logging `reason`.
     case close(connection: UInt64, reason: String)
+    /// A task job for the loop to run (`EventLoopExecutor`).
+    case run(UnownedJob)
     /// Stop the server.
     case stop
   }
@@ -46,6 +48,9 @@ final class LoopInbox: Sendable {
 
   /// Called once by the loop thread when it starts.
   func setLoopThread(_ thread: UInt) { loopThread.store(thread, ordering: .releasing) }
+
+  /// Whether the caller is the loop thread.
+  var isLoopThread: Bool { currentThreadID() == loopThread.load(ordering: .acquiring) }
 
   /// Queues `message` and wakes the loop if needed; callable from any thread.
   func post(_ message: Message) {

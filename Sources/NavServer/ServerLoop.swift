@@ -26,6 +26,7 @@ final class ServerLoop: @unchecked Sendable {
   let responder: VarlinkServiceResponder
   let limits: Connection.StateMachine.Limits
   let epoll: Epoll
+  let executor: EventLoopExecutor
 
   private(set) var listenFD: Int32
   /// (path, identity) of the socket file we bound, to remove it on stop if still ours.
@@ -43,10 +44,12 @@ final class ServerLoop: @unchecked Sendable {
   static let listenerToken: UInt64 = 1
   static let wakeToken: UInt64 = 2
 
-  init(configuration: ServerConfiguration, interfaces: [InterfaceDescription], handler: any CallHandler, log: Log)
-    throws
-  {
+  init(
+    configuration: ServerConfiguration, interfaces: [InterfaceDescription], handler: any CallHandler, log: Log,
+    executor: EventLoopExecutor
+  ) throws {
     self.configuration = configuration
+    self.executor = executor
     self.log = log
     self.handler = handler
     responder = VarlinkServiceResponder(configuration: configuration, served: interfaces)
@@ -62,6 +65,8 @@ final class ServerLoop: @unchecked Sendable {
       _ = cnav_set_nonblocking(fd)
     }
     spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    // Attached before the thread starts, so no task started after `start()` returns runs elsewhere.
+    executor.attach(inbox)
     readBuffer = .allocate(byteCount: max(4096, configuration.readChunkBytes), alignment: 16)
     // Ticks drive the partial-frame timeout; a quarter of it keeps the error under 25%.
     tickInterval = min(.seconds(1), max(.milliseconds(10), configuration.partialFrameTimeout / 4))
@@ -155,6 +160,8 @@ final class ServerLoop: @unchecked Sendable {
     case .close(let id, let reason):
       guard let connection = connections[id] else { return }
       drive(connection, connection.machine.closeRequested(.requested(reason)))
+    case .run(let job):
+      job.runSynchronously(on: executor.asUnownedTaskExecutor())
     case .stop:
       stopping = true
     }
@@ -181,13 +188,19 @@ final class ServerLoop: @unchecked Sendable {
 
   /// Stop: no more accepts, every connection closed (streams cancelled), socket removed.
   private func shutDown() {
+    executor.detach()
     closeListener()
     for connection in Array(connections.values) {
       drive(connection, connection.machine.closeRequested(.serverStopping))
     }
     // Sources handed over after the last pass would otherwise never hear of the stop.
+    // Jobs posted before the detach run elsewhere, so no task is stranded.
     for message in inbox.takeAll() {
-      if case .streamStarted(_, _, let source) = message { source.cancelled() }
+      switch message {
+      case .streamStarted(_, _, let source): source.cancelled()
+      case .run(let job): globalConcurrentExecutor.enqueue(job)
+      default: break
+      }
     }
     log.info("stopped", [("socket", configuration.socketPath ?? "")])
   }

@@ -24,6 +24,8 @@ public final class VarlinkServer: Sendable {
   private let handler: any CallHandler
   private let log: Log
   private let phase = Mutex(Phase.created)
+  /// Runs tasks on the event-loop thread; see `EventLoopExecutor`.
+  public let executor = EventLoopExecutor()
   private let stopped = DispatchGroup()
 
   private enum Phase {
@@ -71,7 +73,7 @@ public final class VarlinkServer: Sendable {
       let loop: ServerLoop
       do {
         loop = try ServerLoop(
-          configuration: configuration, interfaces: interfaces, handler: handler, log: log)
+          configuration: configuration, interfaces: interfaces, handler: handler, log: log, executor: executor)
       } catch let error as SocketPath.PreparationError {
         throw .socket(error)
       } catch let error as SystemCallError {

@@ -12,12 +12,24 @@ import Synchronization
 public final class NavdService: CallHandler {
   public let engine: Engine
   let startedAt: Double
+  /// Where each call's task runs: the server's event loop when set (no thread hop per call).
+  private let executor: Mutex<(any TaskExecutor)?> = Mutex(nil)
   let nextSubscriberID = Atomic<UInt64>(1)
   private let connectionCounter: Mutex<(@Sendable () -> Int)?> = Mutex(nil)
 
   public init(engine: Engine) {
     self.engine = engine
     self.startedAt = Engine.monotonicSeconds()
+  }
+
+  /// Runs each call's task on `executor` (the server's `EventLoopExecutor`).
+  public func setTaskExecutor(_ executor: any TaskExecutor) {
+    self.executor.withLock { $0 = executor }
+  }
+
+  /// Starts a call's work on the preferred executor.
+  private func run(_ work: sending @escaping @isolated(any) () async -> Void) {
+    Task(executorPreference: executor.withLock { $0 }, operation: work)
   }
 
   /// Lets GetServerInfo report the server's open connections.
@@ -55,7 +67,7 @@ public final class NavdService: CallHandler {
     let connections = connectionCounter.withLock { $0 }?() ?? 0
     let engine = engine
     let startedAt = startedAt
-    Task {
+    run {
       var subscribers = 0
       for name in engine.sceneNames {
         if let scene = try? engine.scene(name) { subscribers += await scene.subscriberTotal }
@@ -72,7 +84,7 @@ public final class NavdService: CallHandler {
   private func listScenes(_ call: VarlinkCall, _ context: any CallContext) throws {
     _ = try ParameterReader(call.parameters, known: [])
     let engine = engine
-    Task {
+    run {
       var scenes: [JSONValue] = []
       for name in engine.sceneNames {
         guard let scene = try? engine.scene(name) else { continue }
@@ -90,7 +102,7 @@ public final class NavdService: CallHandler {
     let reader = try ParameterReader(call.parameters, known: isState ? ["scene"] : ["scene", "width"])
     let scene = try engine.scene(try reader.string("scene"))
     let documentView: DocumentView = isState ? .state : .layout(width: try reader.optionalWidth("width"))
-    Task {
+    run {
       let (state, version) = await scene.snapshot()
       context.reply([
         "version": .number(Double(version)), "epoch": .string(scene.epoch),
@@ -114,7 +126,7 @@ public final class NavdService: CallHandler {
       policy: try reader.optionalEnum("policy", ConflictPolicy.self) ?? .lastWriterWins,
       client: clientId ?? "connection:\(context.connectionID)")
     let scene = try engine.sceneCreating(sceneName)
-    Task {
+    run {
       switch await scene.mutate(request) {
       case .success(let outcome): context.reply(outcome.json)
       case .failure(let error): context.fail(error.varlinkName, error.parameters)
@@ -140,7 +152,7 @@ public final class NavdService: CallHandler {
       return
     }
     let subscriber = makeSubscriber(context)
-    Task {
+    run {
       do throws(NavError) {
         try await scene.subscribe(subscriber, view: view, sinceVersion: sinceVersion, epoch: epoch)
         context.stream(from: SubscriberSource(subscriber))
@@ -160,7 +172,7 @@ public final class NavdService: CallHandler {
     if let clientId { try Self.checkIdentifier(clientId, field: "clientId") }
     let client = clientId ?? "connection:\(context.connectionID)"
     if item == SceneEngine.backButtonItem {
-      Task {
+      run {
         switch await scene.activateBack(width: width, expectTop: expectTop, client: client) {
         case .success(let outcome):
           context.reply(["action": .null, "watchers": 0, "version": .number(Double(outcome.version))])
@@ -170,7 +182,7 @@ public final class NavdService: CallHandler {
       return
     }
     guard expectTop == nil else { throw InvalidParameter(parameter: "expectTop") }
-    Task {
+    run {
       do throws(NavError) {
         let (action, watchers) = try await scene.activate(item, width: width)
         context.reply(["action": action.map { .string($0) } ?? .null, "watchers": .number(Double(watchers))])
@@ -188,7 +200,7 @@ public final class NavdService: CallHandler {
       return
     }
     let watcher = makeSubscriber(context)
-    Task {
+    run {
       await scene.watchActions(watcher)
       context.stream(from: SubscriberSource(watcher))
     }

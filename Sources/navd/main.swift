@@ -58,6 +58,7 @@ let log = Log(minimumLevel: ProcessInfo.processInfo.environment["NAVD_DEBUG"] ==
 let service = makeService(arguments)
 let server = VarlinkServer(configuration: configuration, interfaces: makeInterfaces(), handler: service, log: log)
 service.setConnectionCounter { server.statistics.openConnections }
+service.setTaskExecutor(server.executor)
 
 let signals = SignalWatcher { number in
   log.info("received signal \(number); stopping")

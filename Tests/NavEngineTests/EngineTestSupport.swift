@@ -16,7 +16,7 @@ final class RecordingStore: SceneStore {
 
   func load() async throws -> [String: (state: SceneState, version: UInt64)] { [:] }
 
-  func commit(_ records: [CommitRecord]) async throws {
+  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws {
     struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
     let fail = state.withLock { s -> Bool in
       if s.failNext {
