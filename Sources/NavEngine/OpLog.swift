@@ -7,20 +7,24 @@ struct LogEntry: Sendable {
   var mutationId: String?
   var ops: [Op]
   var accesses: FieldAccesses
-  /// The state after this version (shares storage with its neighbours).
-  var state: SceneState
+  /// The navigation item ids on the stack after this version (the pop rule, CONFLICTS.md S2).
+  var stack: [String]
   var events: [SceneEvent]
   /// Whether front ends should animate this version (SEMANTICS R14).
   var animated: Bool
 }
 
-/// The last `capacity` versions of a scene, oldest first, plus the state just
-/// before the oldest, so any version from `floorVersion` on can be rebuilt.
+/// The last `capacity` versions of a scene, oldest first, and the state just
+/// before the oldest (the *floor*), so any version from `floorVersion` on can
+/// be rebuilt by replaying ops.
 ///
-/// A ring buffer: appending to a full log overwrites the oldest entry in place
-/// (an array's `removeFirst` moved every entry on every commit).
+/// Entries keep ops, not states: a state per version would copy every array a
+/// version changes (a scene's 512 bar button items, for one title), tens of
+/// MiB per scene. Replay is exact because applying ops is a pure function.
+/// A ring buffer: appending to a full log folds the oldest entry into the floor.
 struct OpLog: Sendable {
   let capacity: Int
+  let limits: ModelLimits
   private var ring: [LogEntry] = []
   /// Index in `ring` of the oldest entry.
   private var head = 0
@@ -28,8 +32,9 @@ struct OpLog: Sendable {
   private(set) var floorVersion: UInt64
   private(set) var floorState: SceneState
 
-  init(capacity: Int, version: UInt64, state: SceneState) {
+  init(capacity: Int, limits: ModelLimits, version: UInt64, state: SceneState) {
     self.capacity = max(1, capacity)
+    self.limits = limits
     self.floorVersion = version
     self.floorState = state
   }
@@ -48,8 +53,8 @@ struct OpLog: Sendable {
       return
     }
     let dropped = ring[head]
+    floorState = replay(dropped, on: floorState)
     floorVersion = dropped.version
-    floorState = dropped.state
     ring[head] = entry
     head = (head + 1) % ring.count
   }
@@ -76,14 +81,33 @@ struct OpLog: Sendable {
     version >= floorVersion && version <= (last?.version ?? floorVersion)
   }
 
+  /// The state at `version`, rebuilt from the floor (nil when not held).
   func state(at version: UInt64) -> SceneState? {
-    if version == floorVersion { return floorState }
     guard holds(version) else { return nil }
-    return entry(Int(version - floorVersion - 1)).state
+    var state = floorState
+    for offset in 0..<Int(version - floorVersion) { state = replay(entry(offset), on: state) }
+    return state
+  }
+
+  /// The stack's ids at `version` (nil when not held).
+  func stack(at version: UInt64) -> [String]? {
+    guard holds(version) else { return nil }
+    if version == floorVersion { return floorState.navigationBar.items.map(\.id) }
+    return entry(Int(version - floorVersion - 1)).stack
   }
 
   /// Entries with a version above `version`, oldest first (`version` must be held).
   func entries(after version: UInt64) -> [LogEntry] {
     (Int(version - floorVersion)..<ring.count).map(entry)
+  }
+
+  /// The state after `entry`, from the state before it.
+  func replay(_ entry: LogEntry, on state: SceneState) -> SceneState {
+    do {
+      return try state.applying(entry.ops, limits: limits).state
+    } catch {
+      preconditionFailure(
+        "op log: replaying version \(entry.version) failed (\(error)); applying ops is pure, so it cannot")
+    }
   }
 }

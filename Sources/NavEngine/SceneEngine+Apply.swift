@@ -42,8 +42,8 @@ extension SceneEngine {
             value: "\(base)", extra: ["currentVersion": .number(Double(version))]))
       }
       if base < version || !sameHistory {
-        if sameHistory, let baseState = log.state(at: base) {
-          if let error = stackIntentConflict(request.ops, baseState: baseState) { return .failure(error) }
+        if sameHistory, let baseStack = log.stack(at: base) {
+          if let error = stackIntentConflict(request.ops, baseStack: baseStack) { return .failure(error) }
           switch fieldConflicts(request, since: base) {
           case .failure(let error): return .failure(error)
           case .success(let found): overwritten = found
@@ -79,7 +79,8 @@ extension SceneEngine {
     log.append(
       LogEntry(
         version: version, client: request.client, mutationId: request.mutationId, ops: request.ops,
-        accesses: accesses, state: state, events: applied.events, animated: applied.animated))
+        accesses: accesses, stack: state.navigationBar.items.map(\.id), events: applied.events,
+        animated: applied.animated))
     let outcome = MutationOutcome(
       version: version, overwritten: overwritten, baseVersionExpired: expired, replayed: false)
     if let memoryKey {

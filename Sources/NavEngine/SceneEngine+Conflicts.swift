@@ -40,10 +40,10 @@ extension SceneEngine {
   }
 
   /// Stack intent: pops and pops-to in a based mutation must find the screens
-  /// the client saw at `baseState`. navd never pops someone else's screen,
+  /// the client saw at its base version (`baseStack`). navd never pops someone else's screen,
   /// under either policy (CONFLICTS.md, "Structure").
-  func stackIntentConflict(_ ops: [Op], baseState: SceneState) -> NavError? {
-    var expected = baseState.navigationBar.items.map(\.id)
+  func stackIntentConflict(_ ops: [Op], baseStack: [String]) -> NavError? {
+    var expected = baseStack
     var actual = state.navigationBar.items.map(\.id)
     for (index, op) in ops.enumerated() {
       switch op {

@@ -3,12 +3,13 @@ import NavModel
 /// Fan-out: every committed version becomes one update per view, encoded once
 /// and queued to every subscriber of that view.
 extension SceneEngine {
-  func publish(_ entry: LogEntry) {
+  /// `state` is the state after `entry`.
+  func publish(_ entry: LogEntry, state: SceneState) {
     let moment = now()
     let events = JSONValue.array(entry.events.map(\.json))
     let animated = entry.animated
     for (view, var group) in groups {
-      let document = view.document(of: entry.state)
+      let document = view.document(of: state)
       let patch = PatchBuilder.diff(group.document, document)
       let parameters = Self.updateBytes(
         fromVersion: entry.version - 1, toVersion: entry.version, patch: patch, animated: animated, events: events)

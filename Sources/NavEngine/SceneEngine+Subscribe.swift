@@ -22,10 +22,12 @@ extension SceneEngine {
     if let since = sinceVersion, epoch == nil || epoch == self.epoch, since <= version, log.holds(since),
       let sinceState = log.state(at: since)
     {
+      var replayed = sinceState
       var document = view.document(of: sinceState)
       subscriber.start(version: since, document: document)
       for entry in log.entries(after: since) {
-        let next = view.document(of: entry.state)
+        replayed = log.replay(entry, on: replayed)
+        let next = view.document(of: replayed)
         let bytes = Self.updateBytes(
           fromVersion: entry.version - 1, toVersion: entry.version, patch: PatchBuilder.diff(document, next),
           animated: entry.animated, events: .array(entry.events.map(\.json)))

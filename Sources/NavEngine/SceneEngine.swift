@@ -41,7 +41,8 @@ public actor SceneEngine {
     self.configuration = configuration
     self.store = store
     self.now = now
-    self.log = OpLog(capacity: configuration.opLogCapacity, version: version, state: state)
+    self.log = OpLog(
+      capacity: configuration.opLogCapacity, limits: configuration.limits, version: version, state: state)
     self.memory = MutationMemory(capacity: configuration.rememberedMutationIds)
   }
 
@@ -90,18 +91,17 @@ public actor SceneEngine {
     let before = (state: state, version: version)
     var results: [Result<MutationOutcome, NavError>] = []
     var records: [CommitRecord] = []
-    var committed: [LogEntry] = []
+    var committed: [(entry: LogEntry, state: SceneState)] = []
     for request in group {
       let result = apply(request)
       results.append(result)
-      if case .success(let outcome) = result, !outcome.replayed, let entry = log.last,
-        entry.version == outcome.version
+      if case .success(let outcome) = result, !outcome.replayed, let entry = log.last, entry.version == outcome.version
       {
-        committed.append(entry)
+        committed.append((entry, state))
         records.append(
           CommitRecord(
             scene: name, version: entry.version, ops: entry.ops, client: entry.client, mutationId: entry.mutationId,
-            state: entry.state))
+            state: state))
       }
     }
     if !records.isEmpty {
@@ -116,15 +116,17 @@ public actor SceneEngine {
         committed = []
       }
     }
-    for entry in committed { publish(entry) }
+    for (entry, state) in committed { publish(entry, state: state) }
     return results
   }
 
-  private func rollBack(to before: (state: SceneState, version: UInt64), committed: [LogEntry]) {
+  private func rollBack(
+    to before: (state: SceneState, version: UInt64), committed: [(entry: LogEntry, state: SceneState)]
+  ) {
     state = before.state
     version = before.version
     log.truncate(after: before.version, state: before.state)
-    for entry in committed {
+    for (entry, _) in committed {
       if let id = entry.mutationId { memory.forget(MutationMemory.Key(client: entry.client, mutationId: id)) }
     }
   }
