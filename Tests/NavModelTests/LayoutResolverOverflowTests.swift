@@ -183,7 +183,7 @@ struct LayoutResolverOverflowTests {
     #expect(!layout.isActivatable("l2") && layout.isActivatable("l1"))
   }
 
-  @Test("R37 an overflowed fixed space is listed like any left or right entry (unlike the toolbar, R47)")
+  @Test("R37 R47 an overflowed fixed space is dropped, not listed, in both bars")
   func fixedSpaceOverflows() {
     let state = S.scene(
       [NavigationItem(id: "a", title: "Title", leftBarButtonItems: ["a", "fixed", "b"])],
@@ -191,8 +191,8 @@ struct LayoutResolverOverflowTests {
     let bar = LayoutResolver.resolve(state, metrics: LayoutMetrics(width: 375)).navigationBar
     // λL = 159.5: a at [8, 38]; the fixed space would end at 168.
     #expect(bar.left.geometry == ["a@8.0+30.0"])
-    #expect(bar.overflowIDs == ["left:fixed", "left:b"])
-    #expect(bar.overflow.first?.item.kind == .fixedSpace)
+    #expect(bar.overflowIDs == ["left:b"])
+    #expect(!bar.overflow.contains { $0.item.kind.isSpace })
   }
 
   @Test("R38 without a width nothing overflows and there are no x, width or truncated fields")

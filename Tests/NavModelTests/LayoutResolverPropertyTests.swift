@@ -61,17 +61,21 @@ struct LayoutResolverPropertyTests {
       #expect(bar.backButton.map { $0.sourceItem == stack[stack.count - 2].id } ?? true, "\(context)")
     }
 
-    // R27, R37: every non-flexible item of the top's sides is shown or overflowed, exactly once, in order.
+    // R27, R37: every non-space item of the top's sides is shown or overflowed, exactly once, in order;
+    // a fixed space is shown or dropped.
     let kinds = { (ids: [String]) in
-      ids.filter { id in state.barButtonItems[id].map { LayoutItem.Kind(of: $0) != .flexibleSpace } ?? false }
+      ids.filter { id in state.barButtonItems[id].map { !LayoutItem.Kind(of: $0).isSpace } ?? false }
     }
     let top = stack.last
     let left = kinds(top?.leftBarButtonItems ?? [])
     let right = kinds(top?.rightBarButtonItems ?? [])
     let overflowLeft = bar.overflow.filter { $0.side == .left }.map(\.id)
     let overflowRight = bar.overflow.filter { $0.side == .right }.map(\.id)
-    #expect(bar.leftIDs + overflowLeft == left, "\(context)")
-    #expect(bar.rightIDs.reversed() + overflowRight == right, "\(context)")
+    let shown = { (ids: [String]) in
+      ids.filter { id in state.barButtonItems[id].map { !LayoutItem.Kind(of: $0).isSpace } ?? false }
+    }
+    #expect(shown(bar.leftIDs) + overflowLeft == left, "\(context)")
+    #expect(shown(bar.rightIDs.reversed()) + overflowRight == right, "\(context)")
     #expect(
       bar.overflow.map(\.side) == overflowLeft.map { _ in .left } + overflowRight.map { _ in .right }, "\(context)")
 

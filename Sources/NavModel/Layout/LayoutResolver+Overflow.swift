@@ -37,7 +37,7 @@ extension LayoutResolver {
       let start = x + WidthModel.gap(after: previous, before: candidate.item.kind)
       let end = start + itemWidth
       guard end <= lambdaL else {
-        overflow += draft.left[index...].map { OverflowedItem($0.item, side: .left) }
+        overflow += draft.left[index...].filter { !$0.item.kind.isSpace }.map { OverflowedItem($0.item, side: .left) }
         break
       }
       var item = candidate.item
@@ -59,7 +59,7 @@ extension LayoutResolver {
       let end = x - WidthModel.gap(after: previous, before: candidate.item.kind)
       let start = end - itemWidth
       guard start >= mu else {
-        overflow += draft.right[index...].map { OverflowedItem($0.item, side: .right) }
+        overflow += draft.right[index...].filter { !$0.item.kind.isSpace }.map { OverflowedItem($0.item, side: .right) }
         break
       }
       var item = candidate.item
