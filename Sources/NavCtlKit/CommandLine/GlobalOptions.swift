@@ -37,7 +37,8 @@ extension GlobalOptions {
   static let table: [GlobalOptionSpec] = [
     GlobalOptionSpec(
       spec: .value(
-        "--socket", "PATH", "talk to navd on PATH (default: $NAVD_SOCKET, else $XDG_RUNTIME_DIR/navd/navd.sock, else ./.navd/navd.sock)",
+        "--socket", "PATH",
+        "talk to navd on PATH (default: $NAVD_SOCKET, else $XDG_RUNTIME_DIR/navd/navd.sock, else ./.navd/navd.sock)",
         hint: .file),
       apply: { flags, value throws(UsageError) in
         guard !value.isEmpty else { throw UsageError("--socket needs a non-empty path") }
