@@ -8,7 +8,8 @@ import NavWire
 struct DocumentTracker: StreamReducer {
   let scene: String
   let view: DocumentKind
-  let width: Double?
+  /// The layout metrics (SEMANTICS R7) of the layout view.
+  let metrics: LayoutMetrics
   /// The current document and its version; nil until the first snapshot (or a checkpoint).
   private(set) var current: DocumentCheckpoint?
   /// A gap or a bad patch was seen: the next opening call asks for a snapshot.
@@ -18,17 +19,17 @@ struct DocumentTracker: StreamReducer {
 
   var reconnects: Bool { true }
 
-  init(scene: String, view: DocumentKind, width: Double?, since checkpoint: DocumentCheckpoint?) {
+  init(scene: String, view: DocumentKind, metrics: LayoutMetrics, since checkpoint: DocumentCheckpoint?) {
     self.scene = scene
     self.view = view
-    self.width = width
+    self.metrics = metrics
     current = checkpoint
   }
 
   /// Subscribe, resuming from the current version unless a snapshot is needed.
   func openingCall() -> VarlinkCall {
     var parameters: [String: JSONValue] = ["scene": .string(scene), "view": .string(view.rawValue)]
-    if let width { parameters["width"] = .number(width) }
+    if view == .layout { parameters.merge(metrics.parameters) { _, new in new } }
     if let current, !needsSnapshot {
       parameters["sinceVersion"] = .number(Double(current.version))
       if let epoch = current.epoch { parameters["epoch"] = .string(epoch) }

@@ -43,8 +43,15 @@ extension NavClient {
   /// With `width`, items that do not fit move to the layout's overflow.
   public func layout(scene: String = "main", width: Double? = nil) async throws -> (version: UInt64, layout: JSONValue)
   {
+    try await layout(scene: scene, metrics: LayoutMetrics(width: width))
+  }
+
+  /// `GetLayout` with every layout metric of SEMANTICS R7 (width, compact, bar positions).
+  public func layout(scene: String = "main", metrics: LayoutMetrics) async throws -> (
+    version: UInt64, layout: JSONValue
+  ) {
     var parameters: [String: JSONValue] = ["scene": .string(scene)]
-    if let width { parameters["width"] = .number(width) }
+    parameters.merge(metrics.parameters) { _, new in new }
     let reader = ReplyReader(
       try await perform(NavMethod.getLayout.qualifiedName, parameters, retryOnDrop: true), context: "GetLayout reply")
     return (try reader.version("version"), try reader.object("layout"))
@@ -73,18 +80,19 @@ extension NavClient {
     return try MutationReply(try await perform(NavMethod.mutate.qualifiedName, parameters, retryOnDrop: true))
   }
 
-  /// `Activate`: a front end activates a shown, enabled bar button item (at `width`, if given).
+  /// `Activate`: a front end activates a shown, enabled bar button item (as drawn with `metrics`).
   ///
   /// `item: "@back"` activates the back button, which pops the top item as a mutation of this
   /// client (`expectTop`: the top item the front end showed; only for `@back`). Not retried
   /// after a dropped connection: navd might already have delivered the action.
   public func activate(
-    scene: String = "main", item: String, width: Double? = nil, expectTop: String? = nil
+    scene: String = "main", item: String, width: Double? = nil, metrics: LayoutMetrics? = nil,
+    expectTop: String? = nil
   ) async throws -> ActivationResult {
     var parameters: [String: JSONValue] = [
       "scene": .string(scene), "item": .string(item), "clientId": .string(clientId),
     ]
-    if let width { parameters["width"] = .number(width) }
+    parameters.merge((metrics ?? LayoutMetrics(width: width)).parameters) { _, new in new }
     if let expectTop { parameters["expectTop"] = .string(expectTop) }
     return try ActivationResult(try await perform(NavMethod.activate.qualifiedName, parameters, retryOnDrop: false))
   }
@@ -95,5 +103,17 @@ extension NavClient {
   /// For methods that stream (`more`), use `replies(method:parameters:)`.
   public func call(method: String, parameters: [String: JSONValue] = [:]) async throws -> JSONValue {
     .object(try await perform(method, parameters, retryOnDrop: false))
+  }
+}
+
+extension LayoutMetrics {
+  /// The call parameters for these metrics; defaults are left out.
+  var parameters: [String: JSONValue] {
+    var parameters: [String: JSONValue] = [:]
+    if let width { parameters["width"] = .number(width) }
+    if compact { parameters["compact"] = true }
+    if navigationBarPosition != .top { parameters["navigationBarPosition"] = .string(navigationBarPosition.rawValue) }
+    if toolbarPosition != .bottom { parameters["toolbarPosition"] = .string(toolbarPosition.rawValue) }
+    return parameters
   }
 }

@@ -13,8 +13,16 @@ extension NavClient {
   public func updates(
     scene: String = "main", view: DocumentKind = .layout, width: Double? = nil, since: DocumentCheckpoint? = nil
   ) -> DocumentUpdates {
+    updates(scene: scene, view: view, metrics: LayoutMetrics(width: width), since: since)
+  }
+
+  /// `updates(scene:view:width:since:)` with every layout metric of SEMANTICS R7
+  /// (width, compact, bar positions) for the layout view.
+  public func updates(
+    scene: String = "main", view: DocumentKind = .layout, metrics: LayoutMetrics, since: DocumentCheckpoint? = nil
+  ) -> DocumentUpdates {
     DocumentUpdates(
-      tracker: DocumentTracker(scene: scene, view: view, width: width, since: since), socketPath: socketPath,
+      tracker: DocumentTracker(scene: scene, view: view, metrics: metrics, since: since), socketPath: socketPath,
       connectTimeout: timeout, backoff: backoff)
   }
 

@@ -1,24 +1,26 @@
 import NavModel
 
-/// Which document a subscriber follows: the raw state, or the resolved layout
-/// (optionally at a bar width). Updates are encoded once per view.
+/// Which document a subscriber follows: the raw state, or the layout resolved
+/// with some metrics (SEMANTICS R7). Updates are encoded once per view.
 public enum DocumentView: Sendable, Hashable, CustomStringConvertible {
   case state
-  case layout(width: Double?)
+  case layout(LayoutMetrics)
 
   /// The document this view shows of `state`.
   public func document(of state: SceneState) -> JSONValue {
     switch self {
     case .state: state.json
-    case .layout(let width): LayoutResolver.resolve(state, metrics: width.map { LayoutMetrics(width: $0) }).json
+    case .layout(let metrics): LayoutResolver.resolve(state, metrics: metrics).json
     }
   }
 
+  /// `state`, `layout`, `layout@375.0`, `layout@375.0,compact`, …
   public var description: String {
     switch self {
     case .state: "state"
-    case .layout(nil): "layout"
-    case .layout(let width?): "layout@\(width)"
+    case .layout(let metrics):
+      metrics.description.isEmpty
+        ? "layout" : "layout\(metrics.description.hasPrefix("@") ? "" : ",")\(metrics.description)"
     }
   }
 }

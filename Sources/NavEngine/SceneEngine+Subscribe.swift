@@ -73,17 +73,19 @@ extension SceneEngine {
 
   func removeWatcher(_ id: UInt64) { actionWatchers[id] = nil }
 
-  /// A front end activates an item: it must be shown (at `width`, if given) and enabled.
+  /// A front end activates an item: it must be shown (with the `metrics` it drew) and enabled.
   /// Watchers get the action; subscribers get an `events` reply at the current version.
-  public func activate(_ itemId: String, width: Double?) throws(NavError) -> (action: String?, watchers: Int) {
+  public func activate(_ itemId: String, metrics: LayoutMetrics = .defaults) throws(NavError) -> (
+    action: String?, watchers: Int
+  ) {
     guard let item = state.barButtonItems[itemId] else {
       throw NavError(.itemNotFound, "no bar button item \"\(itemId)\"", field: "item", value: itemId)
     }
-    let layout = LayoutResolver.resolve(state, metrics: width.map { LayoutMetrics(width: $0) })
+    let layout = LayoutResolver.resolve(state, metrics: metrics)
     guard layout.isActivatable(itemId) else {
       throw NavError(
         .itemNotActivatable,
-        "bar button item \"\(itemId)\" is not shown and enabled\(width.map { " at width \($0)" } ?? ""), so it cannot be activated",
+        "bar button item \"\(itemId)\" is not shown and enabled\(metrics.width.map { " at width \($0)" } ?? ""), so it cannot be activated",
         field: "item", value: itemId)
     }
     let moment = now()
@@ -132,10 +134,10 @@ extension SceneEngine {
   /// only while the back button is shown and enabled on a visible bar. The pop
   /// expects the top the front end saw (`expectTop`, else the current top), so
   /// a front end never pops a screen it did not show.
-  public func activateBack(width: Double?, expectTop: String?, client: String) async -> Result<
+  public func activateBack(metrics: LayoutMetrics = .defaults, expectTop: String?, client: String) async -> Result<
     MutationOutcome, NavError
   > {
-    let layout = LayoutResolver.resolve(state, metrics: width.map { LayoutMetrics(width: $0) })
+    let layout = LayoutResolver.resolve(state, metrics: metrics)
     guard !layout.navigationBar.hidden, let back = layout.navigationBar.backButton, back.enabled else {
       return .failure(
         NavError(

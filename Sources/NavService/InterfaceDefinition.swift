@@ -52,7 +52,15 @@ public let navdInterfaceDefinition = #"""
 
   # The resolved layout (what a front end draws), its version and epoch. With a
   # width, items that do not fit move to `overflow` and spaces get widths.
-  method GetLayout(scene: string, width: ?float) -> (version: int, epoch: string, layout: object)
+  # compact and the bar positions pick background images (SEMANTICS R7, R50,
+  # R51); they default to false, top and bottom.
+  method GetLayout(
+    scene: string,
+    width: ?float,
+    compact: ?bool,
+    navigationBarPosition: ?(top, topAttached),
+    toolbarPosition: ?(bottom, top)
+  ) -> (version: int, epoch: string, layout: object)
 
   # Follows a scene. The first reply is {kind: "snapshot", version, epoch,
   # view, document}; then one {kind: "update", fromVersion, toVersion, patch,
@@ -62,12 +70,16 @@ public let navdInterfaceDefinition = #"""
   # the snapshot; a sinceVersion of another epoch gets a snapshot.
   # {kind: "events", version, events} carries activations. A subscriber that
   # falls behind receives one update with coalesced: true instead of many.
-  # view defaults to "layout". Unsubscribe by closing the connection.
+  # view defaults to "layout"; the layout metrics are GetLayout's (the state
+  # view takes none). Unsubscribe by closing the connection.
   # [Requires 'more' flag]
   method Subscribe(
     scene: string,
     view: ?(state, layout),
     width: ?float,
+    compact: ?bool,
+    navigationBarPosition: ?(top, topAttached),
+    toolbarPosition: ?(bottom, top),
     sinceVersion: ?int,
     epoch: ?string
   ) -> (
@@ -105,14 +117,17 @@ public let navdInterfaceDefinition = #"""
     replayed: bool
   )
 
-  # A front end activates a shown, enabled bar button item (at width, if
-  # given); its action goes to every WatchActions caller of the scene.
+  # A front end activates a shown, enabled bar button item (with the layout
+  # metrics it drew); its action goes to every WatchActions caller of the scene.
   # item "@back" activates the back button: it pops the top item (expectTop,
   # else the current top) as a mutation and replies with its version.
   method Activate(
     scene: string,
     item: string,
     width: ?float,
+    compact: ?bool,
+    navigationBarPosition: ?(top, topAttached),
+    toolbarPosition: ?(bottom, top),
     expectTop: ?string,
     clientId: ?string
   ) -> (action: ?string, watchers: int, version: ?int)

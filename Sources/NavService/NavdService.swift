@@ -47,7 +47,7 @@ public final class NavdService: CallHandler {
       case .getServerInfo: try getServerInfo(call, context)
       case .listScenes: try listScenes(call, context)
       case .getState: try getDocument(call, context, view: .state)
-      case .getLayout: try getDocument(call, context, view: .layout(width: nil))
+      case .getLayout: try getDocument(call, context, view: .layout(.defaults))
       case .subscribe: try subscribe(call, context)
       case .mutate: try mutate(call, context)
       case .activate: try activate(call, context)
@@ -99,9 +99,10 @@ public final class NavdService: CallHandler {
 
   private func getDocument(_ call: VarlinkCall, _ context: any CallContext, view: DocumentView) throws {
     let isState = view == .state
-    let reader = try ParameterReader(call.parameters, known: isState ? ["scene"] : ["scene", "width"])
+    let reader = try ParameterReader(
+      call.parameters, known: isState ? ["scene"] : ParameterReader.metricsParameters.union(["scene"]))
     let scene = try engine.scene(try reader.string("scene"))
-    let documentView: DocumentView = isState ? .state : .layout(width: try reader.optionalWidth("width"))
+    let documentView: DocumentView = isState ? .state : .layout(try reader.layoutMetrics())
     run {
       let (state, version) = await scene.snapshot()
       context.reply([
@@ -135,16 +136,20 @@ public final class NavdService: CallHandler {
   }
 
   private func subscribe(_ call: VarlinkCall, _ context: any CallContext) throws {
-    let reader = try ParameterReader(call.parameters, known: ["scene", "view", "width", "sinceVersion", "epoch"])
+    let reader = try ParameterReader(
+      call.parameters, known: ParameterReader.metricsParameters.union(["scene", "view", "sinceVersion", "epoch"]))
     let scene = try engine.scene(try reader.string("scene"))
-    let width = try reader.optionalWidth("width")
-    let view: DocumentView =
-      switch try reader.optionalString("view") ?? "layout" {
-      case "layout": .layout(width: width)
-      case "state" where width == nil: .state
-      case "state": throw InvalidParameter(parameter: "width")
-      default: throw InvalidParameter(parameter: "view")
+    let metrics = try reader.layoutMetrics()
+    let view: DocumentView
+    switch try reader.optionalString("view") ?? "layout" {
+    case "layout": view = .layout(metrics)
+    case "state":
+      if let misplaced = ParameterReader.metricsParameters.sorted().first(where: { call.parameters[$0] != nil }) {
+        throw InvalidParameter(parameter: misplaced)
       }
+      view = .state
+    default: throw InvalidParameter(parameter: "view")
+    }
     let sinceVersion = try reader.optionalVersion("sinceVersion")
     let epoch = try reader.optionalString("epoch")
     guard call.more else {
@@ -163,17 +168,18 @@ public final class NavdService: CallHandler {
   }
 
   private func activate(_ call: VarlinkCall, _ context: any CallContext) throws {
-    let reader = try ParameterReader(call.parameters, known: ["scene", "item", "width", "expectTop", "clientId"])
+    let reader = try ParameterReader(
+      call.parameters, known: ParameterReader.metricsParameters.union(["scene", "item", "expectTop", "clientId"]))
     let scene = try engine.scene(try reader.string("scene"))
     let item = try reader.string("item")
-    let width = try reader.optionalWidth("width")
+    let metrics = try reader.layoutMetrics()
     let expectTop = try reader.optionalString("expectTop")
     let clientId = try reader.optionalString("clientId")
     if let clientId { try Self.checkIdentifier(clientId, field: "clientId") }
     let client = clientId ?? "connection:\(context.connectionID)"
     if item == SceneEngine.backButtonItem {
       run {
-        switch await scene.activateBack(width: width, expectTop: expectTop, client: client) {
+        switch await scene.activateBack(metrics: metrics, expectTop: expectTop, client: client) {
         case .success(let outcome):
           context.reply(["action": .null, "watchers": 0, "version": .number(Double(outcome.version))])
         case .failure(let error): context.fail(error.varlinkName, error.parameters)
@@ -184,7 +190,7 @@ public final class NavdService: CallHandler {
     guard expectTop == nil else { throw InvalidParameter(parameter: "expectTop") }
     run {
       do throws(NavError) {
-        let (action, watchers) = try await scene.activate(item, width: width)
+        let (action, watchers) = try await scene.activate(item, metrics: metrics)
         context.reply(["action": action.map { .string($0) } ?? .null, "watchers": .number(Double(watchers))])
       } catch {
         context.fail(error.varlinkName, error.parameters)

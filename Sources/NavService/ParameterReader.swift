@@ -48,6 +48,29 @@ struct ParameterReader {
     return n
   }
 
+  func optionalBool(_ name: String) throws(InvalidParameter) -> Bool? {
+    guard let value = value(name) else { return nil }
+    guard case .bool(let b) = value else { throw InvalidParameter(parameter: name) }
+    return b
+  }
+
+  /// The layout metrics of SEMANTICS R7: `width`, `compact`, `navigationBarPosition`
+  /// (`top`|`topAttached`) and `toolbarPosition` (`bottom`|`top`).
+  func layoutMetrics() throws(InvalidParameter) -> LayoutMetrics {
+    let navigationBar = try optionalEnum("navigationBarPosition", BarPosition.self) ?? .top
+    guard navigationBar == .top || navigationBar == .topAttached else {
+      throw InvalidParameter(parameter: "navigationBarPosition")
+    }
+    let toolbar = try optionalEnum("toolbarPosition", BarPosition.self) ?? .bottom
+    guard toolbar == .bottom || toolbar == .top else { throw InvalidParameter(parameter: "toolbarPosition") }
+    return LayoutMetrics(
+      width: try optionalWidth("width"), compact: try optionalBool("compact") ?? false,
+      navigationBarPosition: navigationBar, toolbarPosition: toolbar)
+  }
+
+  /// The names `layoutMetrics()` reads.
+  static let metricsParameters: Set<String> = ["width", "compact", "navigationBarPosition", "toolbarPosition"]
+
   func optionalEnum<E: RawRepresentable>(_ name: String, _ type: E.Type) throws(InvalidParameter) -> E?
   where E.RawValue == String {
     guard let raw = try optionalString(name) else { return nil }

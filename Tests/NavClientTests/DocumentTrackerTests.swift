@@ -23,7 +23,7 @@ struct DocumentTrackerTests {
 
   @Test("the opening call asks for a snapshot first, then resumes from the kept version")
   func openingCall() throws {
-    var tracker = DocumentTracker(scene: "s", view: .layout, width: 200, since: nil)
+    var tracker = DocumentTracker(scene: "s", view: .layout, metrics: LayoutMetrics(width: 200), since: nil)
     #expect(tracker.openingCall().parameters == ["scene": "s", "view": "layout", "width": 200])
     #expect(tracker.openingCall().more)
     _ = try tracker.received(reply(snapshot(5, ["a": 1])))
@@ -35,7 +35,7 @@ struct DocumentTrackerTests {
 
   @Test("a gap, a repeat, or a patch that fails each ask for a snapshot, and the snapshot clears that")
   func resyncs() throws {
-    var tracker = DocumentTracker(scene: "s", view: .state, width: nil, since: nil)
+    var tracker = DocumentTracker(scene: "s", view: .state, metrics: .defaults, since: nil)
     _ = try tracker.received(reply(snapshot(1, ["a": 1])))
     #expect(isRestart(try tracker.received(reply(update(2, 3, [])))))
     #expect(tracker.openingCall().parameters["sinceVersion"] == nil)
@@ -50,13 +50,13 @@ struct DocumentTrackerTests {
 
   @Test("an update before any snapshot cannot be applied: resync")
   func updateBeforeSnapshot() throws {
-    var tracker = DocumentTracker(scene: "s", view: .state, width: nil, since: nil)
+    var tracker = DocumentTracker(scene: "s", view: .state, metrics: .defaults, since: nil)
     #expect(isRestart(try tracker.received(reply(update(0, 1, [])))))
   }
 
   @Test("coalesced updates are applied and flagged")
   func coalesced() throws {
-    var tracker = DocumentTracker(scene: "s", view: .state, width: nil, since: nil)
+    var tracker = DocumentTracker(scene: "s", view: .state, metrics: .defaults, since: nil)
     _ = try tracker.received(reply(snapshot(1, ["a": 1])))
     var parameters = update(1, 9, [["op": "replace", "path": "/a", "value": 9]])
     parameters["coalesced"] = true
@@ -66,7 +66,7 @@ struct DocumentTrackerTests {
 
   @Test("unknown kinds are skipped; malformed replies are protocol violations")
   func unknownAndMalformed() throws {
-    var tracker = DocumentTracker(scene: "s", view: .state, width: nil, since: nil)
+    var tracker = DocumentTracker(scene: "s", view: .state, metrics: .defaults, since: nil)
     _ = try tracker.received(reply(snapshot(1, ["a": 1])))
     if case .skip = try tracker.received(reply(["kind": "futureKind"])) {} else { Issue.record("should skip") }
     #expect(throws: NavClientError.self) { try tracker.received(reply(["kind": "update", "fromVersion": 1])) }

@@ -13,7 +13,7 @@ struct ConvergenceTests {
     let seed = SplitMix64.testSeed(default: 20_261_129)
     let store = RecordingStore()
     let scene = makeScene(store: store) { $0.opLogCapacity = 64 }
-    let views: [DocumentView] = [.state, .layout(width: nil), .layout(width: 320), .state]
+    let views: [DocumentView] = [.state, .layout(.defaults), .layout(LayoutMetrics(width: 320)), .state]
     // Two subscribers never fall behind; two have small queues and are coalesced.
     let subscribers = views.indices.map { TestSubscriber(id: UInt64($0 + 1), queueLimit: $0 < 2 ? 1 << 30 : 4096) }
     var documents: [JSONValue] = []

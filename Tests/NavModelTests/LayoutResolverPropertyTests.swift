@@ -83,7 +83,8 @@ struct LayoutResolverPropertyTests {
     let toolbar = layout.toolbar
     if let metrics {
       // R35, R47: shown items are placed left to right without overlapping.
-      let width = min(max(metrics.width.isNaN ? 0 : metrics.width, 0), 10_000)
+      let requested = metrics.width ?? 0
+      let width = min(max(requested.isNaN ? 0 : requested, 0), 10_000)
       for row in [bar.left, bar.right, toolbar.items] {
         let extents = row.compactMap(\.extent)
         #expect(extents.count == row.count, "\(context)")
@@ -133,7 +134,7 @@ struct LayoutResolverPropertyTests {
     if bar.centre?.truncated == true { notable.insert("truncated") }
     if bar.centre?.kind == .titleView { notable.insert("titleView") }
     if let centre = bar.centre, let extent = centre.extent, centre.truncated == false, extent.width > 0,
-      let w = metrics?.width, extent.x != (w - extent.width) / 2
+      let w = metrics?.width ?? nil, extent.x != (w - extent.width) / 2
     {
       notable.insert("shifted")
     }

@@ -64,6 +64,46 @@ struct NavdServiceTests {
     }
   }
 
+  @Test("R7 R50 layout metrics: compact and bar positions pick background images; bad values are InvalidParameter")
+  func layoutMetrics() async throws {
+    let image: (String) -> JSONValue = { name in ["name": .string(name), "opaque": true] }
+    let ops: JSONValue = [
+      Self.pushRoot,
+      [
+        "op": "updateAppearance", "target": "navigationBar",
+        "set": [
+          "backgroundImages": [
+            ["position": "any", "metrics": "default", "image": image("regular")],
+            ["position": "any", "metrics": "compact", "image": image("compact")],
+            ["position": "topAttached", "metrics": "default", "image": image("attached")],
+          ]
+        ],
+      ],
+    ]
+    _ = await call(service, "Mutate", ["scene": "main", "ops": ops])
+    func backgroundImage(_ parameters: JSONValue) async -> JSONValue? {
+      let (_, answer) = await call(service, "GetLayout", parameters)
+      guard case .reply(let reply) = answer else {
+        Issue.record("\(answer)")
+        return nil
+      }
+      return reply["layout"]?["navigationBar"]?["appearance"]?["backgroundImage"]?["name"]
+    }
+    #expect(await backgroundImage(["scene": "main"]) == "regular")
+    #expect(await backgroundImage(["scene": "main", "compact": true]) == "compact")
+    #expect(await backgroundImage(["scene": "main", "navigationBarPosition": "topAttached"]) == "attached")
+    for (parameter, value) in [
+      ("navigationBarPosition", "bottom"), ("toolbarPosition", "topAttached"), ("compact", "yes"),
+    ] {
+      let parameters: JSONValue = .object(["scene": "main", parameter: .string(value)])
+      let (_, answer) = await call(service, "GetLayout", parameters)
+      #expect(answer == .error("org.varlink.service.InvalidParameter", ["parameter": .string(parameter)]))
+    }
+    let (_, stateView) = await call(
+      service, "Subscribe", ["scene": "main", "view": "state", "compact": true], more: true)
+    #expect(stateView == .error("org.varlink.service.InvalidParameter", ["parameter": "compact"]))
+  }
+
   @Test("A malformed op is InvalidMutation with the op index and field path")
   func invalidMutation() async throws {
     let ops: JSONValue = [Self.pushRoot, ["op": "updateNavigationItem", "item": "root", "set": ["titel": "x"]]]

@@ -10,7 +10,7 @@ public enum LayoutResolver {
   /// The resolved layout of `state`; with `metrics`, also where everything is
   /// drawn and what overflows (R35–R38, R47).
   public static func resolve(_ state: SceneState, metrics: LayoutMetrics? = nil) -> Layout {
-    let width = metrics.map { boundedWidth($0.width) }
+    let width = metrics?.width.map(boundedWidth)
     let compact = metrics?.compact ?? false
     var navigationBar = resolveNavigationBar(
       state, compact: compact, position: metrics?.navigationBarPosition ?? .top)
