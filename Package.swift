@@ -11,6 +11,7 @@ let package = Package(
   targets: [
     .target(name: "NavModel"),
     .target(name: "NavEngine", dependencies: ["NavModel"]),
+    .target(name: "NavConfig"),
     .target(name: "CNavSys"),
     .target(name: "NavWire", dependencies: ["NavModel"]),
     .target(name: "NavClient", dependencies: ["NavModel", "NavWire"]),
@@ -21,6 +22,7 @@ let package = Package(
     .executableTarget(name: "navbench", dependencies: ["NavWire", "NavModel", "CNavSys"]),
     .executableTarget(name: "navctl", dependencies: ["NavCtlKit", "NavClient", "NavWire", "NavModel", "CNavSys"]),
     .target(name: "NavTestSupport", path: "Tests/NavTestSupport"),
+    .testTarget(name: "NavConfigTests", dependencies: ["NavConfig"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel", "NavTestSupport"]),
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel", "NavTestSupport"]),
     .testTarget(name: "NavClientTests", dependencies: ["NavClient", "NavModel", "NavWire"]),

@@ -100,8 +100,9 @@ public actor SceneEngine {
         committed.append((entry, state))
         records.append(
           CommitRecord(
-            scene: name, version: entry.version, ops: entry.ops, client: entry.client, mutationId: entry.mutationId,
-            state: state))
+            scene: name, epoch: epoch, version: entry.version, client: entry.client, mutationId: entry.mutationId,
+            opsDigest: Self.digest(entry.ops), ops: entry.ops, outcome: outcome, snapshot: state,
+            forgetMutationIdsThrough: 0))
       }
     }
     if !records.isEmpty {
@@ -109,7 +110,8 @@ public actor SceneEngine {
         try await store.commit(records)
       } catch {
         rollBack(to: before, committed: committed)
-        let failure = NavError(.storageFailed, "the mutation could not be stored: \(error); nothing was applied")
+        let failure = NavError(
+          .storageFailed, "the mutation could not be stored: \(error.message); nothing was applied")
         for (i, result) in results.enumerated() {
           if case .success(let outcome) = result, !outcome.replayed { results[i] = .failure(failure) }
         }

@@ -1,35 +1,148 @@
 import NavModel
 
 /// One committed mutation as persistence sees it.
+///
+/// The store writes the op row, and the snapshot when one is due; it never
+/// decides anything about versions: the engine hands it finished values.
 public struct CommitRecord: Sendable {
   public var scene: String
+  /// The scene's history; the same for every record of a scene until it is recreated.
+  public var epoch: String
   public var version: UInt64
-  public var ops: [Op]
   public var client: String
   public var mutationId: String?
-  /// The state after this version: stores may snapshot it instead of replaying ops.
-  public var state: SceneState
+  /// `SceneEngine.digest` of the ops: how a retry with the same id is recognised after a restart.
+  public var opsDigest: UInt64
+  public var ops: [Op]
+  /// What the writer was told; a retry with the same mutation id is answered with it (CONFLICTS I1–I4).
+  public var outcome: MutationOutcome
+  /// The state after this version when the engine wants a snapshot written with
+  /// this record. Once it is stored, every log row at or below `version` may be
+  /// deleted: start-up replays only the rows after the newest snapshot.
+  public var snapshot: SceneState?
+  /// Remembered mutation ids of versions at or below this one may be forgotten
+  /// (the engine's memory of ids is bounded in bytes).
+  public var forgetMutationIdsThrough: UInt64
+
+  public init(
+    scene: String, epoch: String, version: UInt64, client: String, mutationId: String?, opsDigest: UInt64,
+    ops: [Op], outcome: MutationOutcome, snapshot: SceneState?, forgetMutationIdsThrough: UInt64
+  ) {
+    self.scene = scene
+    self.epoch = epoch
+    self.version = version
+    self.client = client
+    self.mutationId = mutationId
+    self.opsDigest = opsDigest
+    self.ops = ops
+    self.outcome = outcome
+    self.snapshot = snapshot
+    self.forgetMutationIdsThrough = forgetMutationIdsThrough
+  }
+}
+
+/// One version after a scene's snapshot, as stored.
+public struct StoredLogEntry: Sendable {
+  public var version: UInt64
+  public var client: String
+  public var mutationId: String?
+  public var ops: [Op]
+
+  public init(version: UInt64, client: String, mutationId: String?, ops: [Op]) {
+    self.version = version
+    self.client = client
+    self.mutationId = mutationId
+    self.ops = ops
+  }
+}
+
+/// A remembered (client, mutation id) and what its writer was told.
+public struct StoredMutationId: Sendable {
+  public var client: String
+  public var mutationId: String
+  public var opsDigest: UInt64
+  public var outcome: MutationOutcome
+
+  public init(client: String, mutationId: String, opsDigest: UInt64, outcome: MutationOutcome) {
+    self.client = client
+    self.mutationId = mutationId
+    self.opsDigest = opsDigest
+    self.outcome = outcome
+  }
+}
+
+/// Everything persisted about one scene: its newest snapshot, the log after it,
+/// and the mutation ids still remembered. The scene's version is the last log
+/// entry's, or the snapshot's when the log is empty.
+public struct StoredScene: Sendable {
+  public var name: String
+  public var epoch: String
+  public var snapshotVersion: UInt64
+  public var snapshot: SceneState
+  /// Versions `snapshotVersion + 1 …`, in order, with no gap.
+  public var log: [StoredLogEntry]
+  public var mutationIds: [StoredMutationId]
+
+  public init(
+    name: String, epoch: String, snapshotVersion: UInt64, snapshot: SceneState, log: [StoredLogEntry],
+    mutationIds: [StoredMutationId]
+  ) {
+    self.name = name
+    self.epoch = epoch
+    self.snapshotVersion = snapshotVersion
+    self.snapshot = snapshot
+    self.log = log
+    self.mutationIds = mutationIds
+  }
+
+  /// The newest committed version.
+  public var version: UInt64 { log.last?.version ?? snapshotVersion }
+}
+
+/// Why a store could not do what was asked; the message says what and, where
+/// it can, how to recover.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+  public enum Kind: Sendable {
+    /// The disk (or the file system's quota) is full; retrying after space returns works.
+    case full
+    /// Any other I/O or database failure on commit.
+    case io
+    /// The database is damaged or unreadable: navd refuses to start.
+    case corrupt
+    /// The database was written by a newer navd (its schema version is higher).
+    case tooNew
+  }
+
+  public var kind: Kind
+  public var message: String
+
+  public init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  public var description: String { message }
 }
 
 /// Where committed mutations go before they are acknowledged.
 ///
 /// The engine hands a store every mutation of one engine turn at once (group
 /// commit) and acknowledges none of them until `commit` returns; a thrown
-/// error rolls the whole group back and fails every writer in it.
-/// Implementations must not block Swift's cooperative pool. `commit` runs on
-/// the calling scene's executor (`nonisolated(nonsending)`): a store that
-/// needs no IO (the volatile one) then costs no thread hop, and one that does
-/// hands the work to its own thread and resumes the scene when it is durable.
+/// error fails every writer in the group and changes nothing (the engine
+/// installs a group only after it is stored). Implementations must not block
+/// Swift's cooperative pool: `commit` runs on the calling scene's executor
+/// (`nonisolated(nonsending)`); a store that needs no IO (the volatile one)
+/// then costs no thread hop, and one that does hands the work to its own
+/// thread and resumes the scene when it is durable.
 public protocol SceneStore: Sendable {
-  /// Every persisted scene with its state and version, for start-up.
-  func load() async throws -> [String: (state: SceneState, version: UInt64)]
-  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws
+  /// Every persisted scene, for start-up (called once, before serving).
+  func load() throws(StoreError) -> [StoredScene]
+  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError)
 }
 
 /// A store that keeps nothing: navd's state lives as long as the process.
-/// The durable SQLite store arrives with the persistence issue.
 public struct VolatileSceneStore: SceneStore {
   public init() {}
-  public func load() async throws -> [String: (state: SceneState, version: UInt64)] { [:] }
-  nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws {}
+  public func load() throws(StoreError) -> [StoredScene] { [] }
+  nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws(StoreError) {}
 }

@@ -14,10 +14,9 @@ final class ManualClock: Sendable {
 final class RecordingStore: SceneStore {
   private let state = Mutex<(groups: [[CommitRecord]], failNext: Bool)>(([], false))
 
-  func load() async throws -> [String: (state: SceneState, version: UInt64)] { [:] }
+  func load() throws(StoreError) -> [StoredScene] { [] }
 
-  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws {
-    struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
+  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
     let fail = state.withLock { s -> Bool in
       if s.failNext {
         s.failNext = false
@@ -26,7 +25,7 @@ final class RecordingStore: SceneStore {
       s.groups.append(records)
       return false
     }
-    if fail { throw DiskFull() }
+    if fail { throw StoreError(.full, "disk full") }
   }
 
   func failNextCommit() { state.withLock { $0.failNext = true } }
