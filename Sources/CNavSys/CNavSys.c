@@ -24,6 +24,13 @@ int cnav_peer_credentials(int fd, struct cnav_ucred *out) {
   return 0;
 }
 
+int cnav_peer_groups(int fd, gid_t *out, int capacity, int *total) {
+  socklen_t length = (socklen_t)(capacity * sizeof(gid_t));
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, out, &length) != 0 && errno != ERANGE) return -1;
+  *total = (int)(length / sizeof(gid_t));
+  return 0;
+}
+
 int cnav_unix_stream_socket(int nonblocking) {
   return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
 }

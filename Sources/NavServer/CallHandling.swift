@@ -1,16 +1,24 @@
 import NavModel
 import NavWire
 
-/// Who is on the other end of a connection, from SO_PEERCRED.
+/// Who is on the other end of a connection, read once at accept (SO_PEERCRED and
+/// SO_PEERGROUPS): the identity the access policy decides on.
 public struct PeerCredentials: Sendable, Hashable {
+  /// The peer's pid when it connected.
   public var pid: Int32
+  /// The peer's effective uid.
   public var uid: UInt32
+  /// The peer's effective primary gid.
   public var gid: UInt32
+  /// The peer's supplementary groups (empty when unknown).
+  public var groups: [UInt32]
 
-  public init(pid: Int32, uid: UInt32, gid: UInt32) {
+  /// Creates credentials.
+  public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
     self.pid = pid
     self.uid = uid
     self.gid = gid
+    self.groups = groups
   }
 }
 
@@ -40,6 +48,7 @@ public protocol ReplySource: AnyObject, Sendable {
 /// until the current one has ended, so replies keep the order of the calls.
 /// For a `oneway` call, `reply` and `fail` only end the call; nothing is sent.
 public protocol CallContext: Sendable {
+  /// Who made the call (uid, gid, groups, pid), as read at accept.
   var peer: PeerCredentials { get }
   /// Unique for the life of the navd process.
   var connectionID: UInt64 { get }

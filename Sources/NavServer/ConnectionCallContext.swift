@@ -59,10 +59,13 @@ extension Log {
   /// One line for every call answered with an error: what was asked, what was wrong, who asked.
   func callRejected(method: String, error: String, parameters: JSONValue, peer: PeerCredentials, connection: UInt64) {
     var fields: [(key: String, value: String)] = [("method", method), ("error", error)]
-    for key in ["field", "parameter", "value", "limit"] {
+    for key in ["field", "parameter", "value", "limit", "right", "scene"] {
       if let value = parameters[key]?.stringValue { fields.append((key, value)) }
     }
-    fields += [("connection", String(connection)), ("pid", String(peer.pid)), ("uid", String(peer.uid))]
+    fields += [
+      ("connection", String(connection)), ("pid", String(peer.pid)), ("uid", String(peer.uid)),
+      ("gid", String(peer.gid)),
+    ]
     info("call rejected: \(parameters["message"]?.stringValue ?? error)", fields)
   }
 }

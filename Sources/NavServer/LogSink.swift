@@ -22,21 +22,28 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConve
 }
 
 /// One log line with structured fields (the journal keeps the fields; stderr prints them).
+///
+/// The message and every field are escaped and bounded when the record is made
+/// (`LogText`), so whatever sink writes it gets one line with no client-made control
+/// characters, however the message was built.
 public struct LogRecord: Sendable {
   /// How important it is.
-  public var level: LogLevel
-  /// The human-readable line.
-  public var message: String
-  /// Key/value context such as `connection`, `pid`, `uid`, in insertion order.
-  public var fields: [(key: String, value: String)]
+  public let level: LogLevel
+  /// The human-readable line, escaped, at most `LogText.messageLimit` bytes.
+  public let message: String
+  /// Key/value context such as `connection`, `pid`, `uid`, in insertion order; values
+  /// escaped, at most `LogText.fieldLimit` bytes each.
+  public let fields: [(key: String, value: String)]
   /// Wall-clock time the record was made (not when it was written).
-  public var timestamp: Date
+  public let timestamp: Date
 
-  /// Creates a record stamped now.
+  /// Creates a record stamped now, escaping and bounding `message` and `fields`.
   public init(level: LogLevel, message: String, fields: [(key: String, value: String)] = [], timestamp: Date = Date()) {
     self.level = level
-    self.message = message
-    self.fields = fields
+    self.message = LogText.escaped(message, limit: LogText.messageLimit)
+    self.fields = fields.map { field in
+      (LogText.escaped(field.key, limit: 64), LogText.escaped(field.value, limit: LogText.fieldLimit))
+    }
     self.timestamp = timestamp
   }
 }
@@ -75,6 +82,9 @@ public struct StderrLogSink: LogSink {
     FileHandle.standardError.write(Data(line.utf8))
   }
 
+  /// Quotes a value holding a space, quote or `=` (or none at all), so `key=value` pairs
+  /// stay unambiguous. Values are already escaped (`LogText`): no newline, no control
+  /// character, every backslash doubled, so `\"` inside quotes can only be a quote.
   private static func quoteIfNeeded(_ value: String) -> String {
     guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) else { return value }
     return "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\""

@@ -71,10 +71,24 @@ enum Syscall {
     _ = Glibc.close(fd)
   }
 
-  /// SO_PEERCRED of a connected Unix socket.
+  /// SO_PEERCRED (and SO_PEERGROUPS, when the kernel has it) of a connected Unix socket.
   static func peerCredentials(_ fd: Int32) throws(SystemCallError) -> PeerCredentials {
     var credentials = cnav_ucred()
     _ = try blocking("getsockopt(SO_PEERCRED)") { cnav_peer_credentials(fd, &credentials) }
-    return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+    return PeerCredentials(
+      pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, groups: peerGroups(fd))
+  }
+
+  /// The peer's supplementary groups; empty when the kernel cannot say (no SO_PEERGROUPS).
+  private static func peerGroups(_ fd: Int32) -> [UInt32] {
+    var capacity = 32
+    for _ in 0..<2 {
+      var groups = [gid_t](repeating: 0, count: capacity)
+      var total: Int32 = 0
+      guard cnav_peer_groups(fd, &groups, Int32(capacity), &total) == 0 else { return [] }
+      if Int(total) <= capacity { return Array(groups.prefix(Int(total))) }
+      capacity = min(Int(total), 65_536)
+    }
+    return []
   }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import NavAccess
 import NavEngine
 import NavModel
 import NavServer
@@ -16,10 +17,14 @@ public final class NavdService: CallHandler {
   private let executor: Mutex<(any TaskExecutor)?> = Mutex(nil)
   let nextSubscriberID = Atomic<UInt64>(1)
   private let connectionCounter: Mutex<(@Sendable () -> Int)?> = Mutex(nil)
+  /// Who may do what (PROTOCOL.md § Access); checked before any engine work.
+  private let access: AccessGate
 
-  public init(engine: Engine) {
+  /// `access` defaults to navd's safe default: only this process's uid and root.
+  public init(engine: Engine, access: AccessControl = AccessControl(ownerUID: getuid())) {
     self.engine = engine
     self.startedAt = Engine.monotonicSeconds()
+    self.access = AccessGate(control: access)
   }
 
   /// Runs each call's task on `executor` (the server's `EventLoopExecutor`).
@@ -38,11 +43,12 @@ public final class NavdService: CallHandler {
   }
 
   public func handle(_ call: VarlinkCall, context: any CallContext) {
+    guard let method = NavMethod(rawValue: call.methodName) else {
+      context.fail(VarlinkServiceNames.methodNotFound, ["method": .string(call.method)])
+      return
+    }
+    guard let context = access.admit(method, call, context) else { return }
     do {
-      guard let method = NavMethod(rawValue: call.methodName) else {
-        context.fail(VarlinkServiceNames.methodNotFound, ["method": .string(call.method)])
-        return
-      }
       switch method {
       case .getServerInfo: try getServerInfo(call, context)
       case .listScenes: try listScenes(call, context)

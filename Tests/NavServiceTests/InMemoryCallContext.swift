@@ -3,6 +3,10 @@ import NavServer
 import NavWire
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A call context with no socket: records what the service answers and lets
 /// the test pull a stream, so io.navd can be tested without IO.
 final class InMemoryCallContext: CallContext {
@@ -12,7 +16,8 @@ final class InMemoryCallContext: CallContext {
     case streaming
   }
 
-  let peer = PeerCredentials(pid: 1, uid: 1000, gid: 1000)
+  /// This process's own uid: navd's default policy gives it every right.
+  let peer = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
   let connectionID: UInt64
   private let state = Mutex<(answer: Answer?, source: (any ReplySource)?, closed: String?)>((nil, nil, nil))
   private let answered = AsyncStream<Void>.makeStream()

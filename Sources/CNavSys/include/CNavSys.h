@@ -44,6 +44,11 @@ int cnav_accept_nonblocking(int fd);
 /// getsockopt(SO_PEERCRED). Returns 0 or -1 with errno set.
 int cnav_peer_credentials(int fd, struct cnav_ucred *out);
 
+/// getsockopt(SO_PEERGROUPS): the peer's supplementary groups. Stores up to
+/// `capacity` gids in `out` and the peer's total count in `*total`; returns 0,
+/// or -1 with errno set (ERANGE is not an error: compare *total with capacity).
+int cnav_peer_groups(int fd, gid_t *out, int capacity, int *total);
+
 /// socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK? | SOCK_CLOEXEC).
 int cnav_unix_stream_socket(int nonblocking);
 

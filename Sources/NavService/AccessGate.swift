@@ -1,0 +1,93 @@
+import NavAccess
+import NavModel
+import NavServer
+import NavWire
+
+extension NavMethod {
+  /// The right a call of this method needs (PROTOCOL.md § Access).
+  var requiredRight: AccessRight {
+    switch self {
+    case .getServerInfo, .listScenes, .getState, .getLayout, .subscribe, .watchActions: .read
+    case .mutate, .activate: .write
+    }
+  }
+}
+
+extension PeerCredentials {
+  /// The identity the access policy decides on.
+  var accessPeer: AccessPeer { AccessPeer(uid: uid, gid: gid, groups: groups, pid: pid) }
+}
+
+/// Checks each io.navd call against the policy in force before any engine work, so a
+/// denied call learns nothing (not even whether its scene exists).
+struct AccessGate: Sendable {
+  let control: AccessControl
+
+  /// The context to run `call` with, or nil when it was denied (and answered
+  /// `PermissionDenied`, logged once by the context with the peer and the missing right).
+  ///
+  /// A call naming a scene needs the method's right for that scene. A call without a
+  /// usable scene parameter needs the right for some scene, then fails its parameter
+  /// check as usual. ListScenes needs `read` somewhere and lists only readable scenes;
+  /// GetServerInfo needs any right (read or write somewhere, or admin).
+  func admit(_ method: NavMethod, _ call: VarlinkCall, _ context: any CallContext) -> (any CallContext)? {
+    let policy = control.policy
+    let peer = context.peer.accessPeer
+    let right = method.requiredRight
+    switch method {
+    case .getServerInfo:
+      let allowed = AccessRight.allCases.contains { policy.mayUseSomewhere($0, peer: peer) }
+      return allowed ? context : deny(right, scene: nil, context)
+    case .listScenes:
+      guard policy.mayUseSomewhere(.read, peer: peer) else { return deny(right, scene: nil, context) }
+      if policy.decide(right: .read, scene: nil, peer: peer) { return context }
+      return ReadableScenesContext(context) { policy.decide(right: .read, scene: $0, peer: peer) }
+    default:
+      if case .string(let scene)? = call.parameters["scene"] {
+        return policy.decide(right: right, scene: scene, peer: peer) ? context : deny(right, scene: scene, context)
+      }
+      return policy.mayUseSomewhere(right, peer: peer) ? context : deny(right, scene: nil, context)
+    }
+  }
+
+  private func deny(_ right: AccessRight, scene: String?, _ context: any CallContext) -> (any CallContext)? {
+    let peer = context.peer
+    var parameters: [String: JSONValue] = ["right": .string(right.rawValue)]
+    var message = "the \(right) right"
+    if let scene {
+      parameters["scene"] = .string(scene)
+      message += " on scene \(scene)"
+    }
+    message += " is not granted to uid \(peer.uid) (gid \(peer.gid)); see navd(8), ACCESS POLICY"
+    parameters["message"] = .string(message)
+    context.fail(VarlinkServiceNames.permissionDenied, .object(parameters))
+    return nil
+  }
+}
+
+/// A ListScenes context that drops the scenes the caller may not read from the reply.
+final class ReadableScenesContext: CallContext {
+  private let base: any CallContext
+  private let isReadable: @Sendable (String) -> Bool
+
+  init(_ base: any CallContext, isReadable: @escaping @Sendable (String) -> Bool) {
+    self.base = base
+    self.isReadable = isReadable
+  }
+
+  var peer: PeerCredentials { base.peer }
+  var connectionID: UInt64 { base.connectionID }
+
+  func reply(_ parameters: JSONValue) {
+    guard case .object(var object) = parameters, case .array(let scenes)? = object["scenes"] else {
+      return base.reply(parameters)
+    }
+    object["scenes"] = .array(scenes.filter { $0["name"]?.stringValue.map(isReadable) ?? false })
+    base.reply(.object(object))
+  }
+
+  func fail(_ name: String, _ parameters: JSONValue) { base.fail(name, parameters) }
+  func stream(from source: any ReplySource) { base.stream(from: source) }
+  func sourceHasData() { base.sourceHasData() }
+  func close(reason: String) { base.close(reason: reason) }
+}
