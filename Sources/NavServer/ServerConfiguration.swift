@@ -24,6 +24,17 @@ public struct ServerConfiguration: Sendable {
   /// is answered with `io.navd.LimitExceeded` and it is closed. Default 4096 (as systemd).
   public var maxConnections = 4096
 
+  /// Open connections of one uid (navd's own uid exempt). Past it, that uid's next
+  /// connection is answered `io.navd.LimitExceeded` (`limit: "connectionsPerUser"`) and
+  /// closed, while other users are still served. Default 1024 (as systemd's varlink).
+  public var maxConnectionsPerUser = 1024
+
+  /// Output queued to all connections of one uid (navd's own uid exempt). While a uid is
+  /// over it, each of its connections that has more than `outputLowWaterBytes` waiting
+  /// (one that is not keeping up) is closed with a logged reason naming
+  /// `outputBytesPerUser`. Default 64 MiB.
+  public var maxOutputBytesPerUser = 64 * 1024 * 1024
+
   /// Connections over the limit that may wait for their LimitExceeded answer at the same
   /// time; beyond these, new connections are closed right after accept. Default 64.
   public var maxRejectedConnections = 64

@@ -7,9 +7,10 @@ import NavWire
 #endif
 
 extension ServerLoop {
-  /// Accepts until the backlog is empty (EAGAIN). Past `maxConnections` the connection
-  /// is still accepted — so the client is never left hanging in the backlog — and
-  /// answered `io.navd.LimitExceeded` on its first call, then closed.
+  /// Accepts until the backlog is empty (EAGAIN). Past `maxConnections`, or past
+  /// `maxConnectionsPerUser` for the peer's uid, the connection is still accepted — so
+  /// the client is never left hanging in the backlog — and answered
+  /// `io.navd.LimitExceeded` (naming the limit) on its first call, then closed.
   func acceptAll() {
     while !stopping, listenFD >= 0 {
       let fd: Int32
@@ -40,12 +41,23 @@ extension ServerLoop {
       (try? Syscall.peerCredentials(fd)) ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
     let id = Self.nextConnectionID()
     let open = counters.open.load(ordering: .relaxed)
-    let machine: Connection.StateMachine
-    let counts: Bool
-    if open < configuration.maxConnections {
-      machine = Connection.StateMachine(limits: limits)
-      counts = true
+    let overLimit: [UInt8]?
+    if open >= configuration.maxConnections {
+      overLimit = limitExceededFrame(
+        limit: "connections", max: configuration.maxConnections, value: open + 1,
+        message: "navd serves at most \(configuration.maxConnections) connections at a time; "
+          + "close idle connections and retry")
+    } else if !perUser.admit(id, uid: peer.uid) {
+      let max = perUser.maxConnections
+      overLimit = limitExceededFrame(
+        limit: "connectionsPerUser", max: max, value: max + 1,
+        message: "navd serves at most \(max) connections of one user (uid \(peer.uid)) at a time; "
+          + "close idle connections and retry")
     } else {
+      overLimit = nil
+    }
+    let machine: Connection.StateMachine
+    if let overLimit {
       counters.rejected.add(1, ordering: .relaxed)
       guard counters.rejecting.load(ordering: .relaxed) < configuration.maxRejectedConnections else {
         log.warning(
@@ -54,15 +66,17 @@ extension ServerLoop {
         Syscall.close(fd)
         return
       }
-      machine = Connection.StateMachine(
-        limits: limits, rejectingWith: limitExceededFrame(open: open), now: .now)
-      counts = false
+      machine = Connection.StateMachine(limits: limits, rejectingWith: overLimit, now: .now)
+    } else {
+      machine = Connection.StateMachine(limits: limits)
     }
+    let counts = overLimit == nil
     let connection = Connection(id: id, fd: fd, peer: peer, machine: machine, countsTowardLimit: counts)
     do {
       try epoll.add(fd, token: id, interest: connection.interest)
     } catch {
       log.error("epoll_ctl(ADD) failed for a new connection: \(error)")
+      perUser.closed(id)
       Syscall.close(fd)
       return
     }
@@ -76,15 +90,26 @@ extension ServerLoop {
     }
   }
 
-  /// `{"error":"io.navd.LimitExceeded","parameters":{"limit":"connections",…}}`.
-  func limitExceededFrame(open: Int) -> [UInt8] {
-    let max = configuration.maxConnections
+  /// `{"error":"io.navd.LimitExceeded","parameters":{"limit":…,"field":…,"max":…,"value":…,"message":…}}`.
+  func limitExceededFrame(limit: String, max: Int, value: Int, message: String) -> [UInt8] {
     let parameters: JSONValue = [
-      "limit": "connections", "field": "connections", "max": .number(Double(max)),
-      "value": .number(Double(open + 1)),
-      "message": .string("navd serves at most \(max) connections at a time; close idle connections and retry"),
+      "limit": .string(limit), "field": "connections", "max": .number(Double(max)),
+      "value": .number(Double(value)), "message": .string(message),
     ]
     return VarlinkReply.encoded(parameters: parameters, error: NavProtocol.limitExceededError)
+  }
+
+  /// Closes `connection` when its uid has more than `maxOutputBytesPerUser` queued in all
+  /// and this connection is behind (more than the low-water mark waiting): the readers
+  /// that keep up are spared, the ones holding the memory go.
+  func enforceOutputQuota(_ connection: Connection) {
+    guard !connection.machine.isClosed else { return }
+    let pending = connection.machine.output.count
+    guard perUser.outputQueued(connection.id, bytes: pending), pending > limits.outputLowWaterBytes else { return }
+    let reason =
+      "uid \(connection.peer.uid) has more than \(perUser.maxOutputBytes) bytes of output queued on all its "
+      + "connections (limit outputBytesPerUser); closing this one, which is not reading"
+    drive(connection, connection.machine.closeRequested(.requested(reason)))
   }
 
   /// Out of file descriptors: free the spare, accept one connection and close it, so the

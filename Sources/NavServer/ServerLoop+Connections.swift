@@ -150,6 +150,7 @@ extension ServerLoop {
         drive(connection, connection.machine.closeRequested(reason))
       }
     }
+    enforceOutputQuota(connection)
     applyInterest(connection)
   }
 
@@ -180,6 +181,7 @@ extension ServerLoop {
     Syscall.close(connection.fd)
     connection.context = nil
     dirty.remove(connection.id)
+    perUser.closed(connection.id)
     if connection.countsTowardLimit {
       counters.open.subtract(1, ordering: .relaxed)
     } else {

@@ -27,6 +27,8 @@ final class ServerLoop: @unchecked Sendable {
   let limits: Connection.StateMachine.Limits
   let epoll: Epoll
   let executor: EventLoopExecutor
+  /// Per-uid connection and output quotas (`PerUserLimits`).
+  let perUser: PerUserLimits
 
   private(set) var listenFD: Int32
   /// (path, identity) of the socket file we bound, to remove it on stop if still ours.
@@ -54,6 +56,9 @@ final class ServerLoop: @unchecked Sendable {
     self.handler = handler
     responder = VarlinkServiceResponder(configuration: configuration, served: interfaces)
     limits = .init(configuration)
+    perUser = PerUserLimits(
+      maxConnections: configuration.maxConnectionsPerUser, maxOutputBytes: configuration.maxOutputBytesPerUser,
+      exemptUID: geteuid())
     inbox = try LoopInbox()
     epoll = try Epoll()
     switch configuration.listener {

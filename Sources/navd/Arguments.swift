@@ -16,6 +16,9 @@ struct Arguments: Equatable {
   var subscriberStallSeconds: Int?
   var opLogVersions: Int?
   var maxScenes: Int?
+  var policyPath: String?
+  var maxConnectionsPerUser: Int?
+  var maxOutputBytesPerUser: Int?
 
   /// A command-line mistake; navd prints it with the usage hint and exits 2.
   struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -33,6 +36,16 @@ struct Arguments: Equatable {
                                $XDG_RUNTIME_DIR/navd/navd.sock, else ./.navd/navd.sock
       --max-connections N      Connections served at once (default 4096); more are
                                answered io.navd.LimitExceeded and closed
+      --max-connections-per-uid N
+                               Connections of one user at once (default 1024; navd's
+                               own uid is exempt); more are answered LimitExceeded
+      --max-output-bytes-per-uid N
+                               Output queued to one user's connections (default
+                               67108864); past it that user's connections that are
+                               not reading are closed
+      --policy FILE            Read the access policy ([Access] Allow= entries) from
+                               FILE; re-read on SIGHUP. Default: only navd's own uid
+                               and root may use navd (see navd(8), ACCESS POLICY)
       --max-frame-bytes N      Largest message accepted, in bytes (default 1048576)
       --partial-frame-timeout S
                                Close a connection holding a message without its NUL
@@ -85,6 +98,14 @@ struct Arguments: Equatable {
         result.socketPath = path
       case "--max-connections":
         result.maxConnections = try positive(try optionValue(), for: argument)
+      case "--max-connections-per-uid":
+        result.maxConnectionsPerUser = try positive(try optionValue(), for: argument)
+      case "--max-output-bytes-per-uid":
+        result.maxOutputBytesPerUser = try positive(try optionValue(), for: argument, minimum: 65536)
+      case "--policy":
+        let path = try optionValue()
+        guard !path.isEmpty else { throw UsageError(message: "--policy needs a non-empty path") }
+        result.policyPath = path
       case "--max-frame-bytes":
         result.maxFrameBytes = try positive(try optionValue(), for: argument, minimum: 256)
       case "--partial-frame-timeout":

@@ -1,3 +1,4 @@
+import NavAccess
 import NavEngine
 import NavServer
 import NavService
@@ -11,11 +12,11 @@ func makeInterfaces() -> [InterfaceDescription] {
 
 /// The io.navd service over a fresh engine (state lives as long as the process
 /// until the durable store lands).
-func makeService(_ arguments: Arguments) -> NavdService {
+func makeService(_ arguments: Arguments, access: AccessControl) -> NavdService {
   var configuration = EngineConfiguration()
   if let value = arguments.subscriberQueueBytes { configuration.subscriberQueueBytes = value }
   if let value = arguments.subscriberStallSeconds { configuration.subscriberStallSeconds = Double(value) }
   if let value = arguments.opLogVersions { configuration.opLogCapacity = value }
   if let value = arguments.maxScenes { configuration.maxScenes = value }
-  return NavdService(engine: Engine(configuration: configuration))
+  return NavdService(engine: Engine(configuration: configuration), access: access)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NavAccess
 import NavServer
 import NavWire
 
@@ -46,6 +47,8 @@ var configuration = ServerConfiguration(socketPath: socket.path)
 if let value = arguments.maxConnections { configuration.maxConnections = value }
 if let value = arguments.maxFrameBytes { configuration.maxFrameBytes = value }
 if let value = arguments.partialFrameTimeoutSeconds { configuration.partialFrameTimeout = .seconds(value) }
+if let value = arguments.maxConnectionsPerUser { configuration.maxConnectionsPerUser = value }
+if let value = arguments.maxOutputBytesPerUser { configuration.maxOutputBytesPerUser = value }
 
 // Thousands of clients need thousands of descriptors: raise the soft limit to the hard one.
 var fileLimit = rlimit()
@@ -55,7 +58,14 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit) == 0, fileLimit.rlim_cur
 }
 
 let log = Log(minimumLevel: ProcessInfo.processInfo.environment["NAVD_DEBUG"] == nil ? .info : .debug)
-let service = makeService(arguments)
+let access: AccessControl
+do {
+  access = try makeAccessControl(arguments)
+} catch {
+  fail("\(error)", code: 1)
+}
+let service = makeService(arguments, access: access)
+let policyReloads = watchPolicyReloads(access, arguments, log: log)
 let server = VarlinkServer(configuration: configuration, interfaces: makeInterfaces(), handler: service, log: log)
 service.setConnectionCounter { server.statistics.openConnections }
 service.setTaskExecutor(server.executor)
@@ -76,5 +86,5 @@ fflush(nil)  // nil flushes every stream, stdout included (stdout itself is not 
 
 server.waitUntilStopped()
 log.flush()
-withExtendedLifetime(signals) {}
+withExtendedLifetime((signals, policyReloads)) {}
 exit(0)

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A directory navd keeps files in (its socket, its state), opened once and checked on
+/// the open descriptor — never check-then-use.
+///
+/// `open` opens the last path component with `O_NOFOLLOW | O_DIRECTORY`, `fstat`s the
+/// descriptor and refuses the directory when
+/// - it is a symbolic link (even to a directory navd owns: the link's owner decides
+///   where it points);
+/// - its owner is neither navd's uid nor root;
+/// - its group or others may write it — except a root-owned directory with the sticky
+///   bit (such as /tmp) when navd is not root: there nobody else can remove or rename
+///   navd's files.
+/// Files are then made through the descriptor (`path(of:)` names a child as
+/// `/proc/self/fd/N/NAME` for calls that take only a path, such as `bind`).
+///
+/// Earlier components of the path are followed as usual: they are the caller's choice
+/// (`$XDG_RUNTIME_DIR`, the working directory, an explicit `--socket`).
+public final class SafeDirectory: Sendable {
+  /// The path as given (for messages).
+  public let path: String
+  /// The open directory (`O_RDONLY | O_DIRECTORY | O_CLOEXEC`); closed on deinit.
+  public let fd: Int32
+
+  private init(path: String, fd: Int32) {
+    self.path = path
+    self.fd = fd
+  }
+
+  deinit { close(fd) }
+
+  /// Opens and checks `path`. With `creating` the directory is first created with that
+  /// mode (exactly, whatever the umask) and `group` (if given) when it does not exist;
+  /// an existing one is checked like any other. `ownerUID` is navd's uid.
+  public static func open(
+    _ path: String, creating mode: UInt32? = nil, group: UInt32? = nil, ownerUID: UInt32 = geteuid()
+  ) throws(SafeDirectoryError) -> SafeDirectory {
+    let (parentPath, name) = split(path)
+    let parent = Glibc.open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard parent >= 0 else { throw .system("open", errno: errno, path: parentPath) }
+    defer { close(parent) }
+    var created = false
+    if let mode {
+      if mkdirat(parent, name, mode_t(mode)) == 0 {
+        created = true
+      } else if errno != EEXIST {
+        throw .system("mkdir", errno: errno, path: path)
+      }
+    }
+    let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else {
+      let error = errno
+      var info = stat()
+      if fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+        if info.st_mode & S_IFMT == S_IFLNK { throw .symbolicLink(path: path, target: linkTarget(parent, name)) }
+        if info.st_mode & S_IFMT != S_IFDIR { throw .notADirectory(path: path) }
+      }
+      throw .system("open", errno: error, path: path)
+    }
+    let directory = SafeDirectory(path: path, fd: fd)
+    if created, let mode {
+      // The umask may have narrowed the mode; set it exactly on what we just made.
+      guard fchmod(fd, mode_t(mode)) == 0 else { throw .system("fchmod", errno: errno, path: path) }
+      if let group, fchown(fd, UInt32.max, group) != 0 { throw .system("fchown", errno: errno, path: path) }
+    }
+    try directory.check(ownerUID: ownerUID)
+    return directory
+  }
+
+  /// A path naming `name` inside this directory through the descriptor, for calls that
+  /// take only a path (`bind`, `connect`): `/proc/self/fd/N/NAME`.
+  public func path(of name: String) -> String { "/proc/self/fd/\(fd)/\(name)" }
+
+  /// `path`'s parent and last component (`.` when there is no slash); trailing slashes ignored.
+  public static func split(_ path: String) -> (parent: String, name: String) {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
+    let parent = trimmed[..<slash]
+    let name = trimmed[trimmed.index(after: slash)...]
+    return (parent.isEmpty ? "/" : String(parent), name.isEmpty ? "." : String(name))
+  }
+
+  private func check(ownerUID: UInt32) throws(SafeDirectoryError) {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw .system("fstat", errno: errno, path: path) }
+    let owner = info.st_uid
+    guard owner == ownerUID || owner == 0 else {
+      throw .foreignOwner(path: path, owner: owner, expected: ownerUID)
+    }
+    let mode = UInt32(info.st_mode) & 0o7777
+    guard mode & 0o022 != 0 else { return }
+    let sharedSticky = owner == 0 && ownerUID != 0 && mode & UInt32(S_ISVTX) != 0
+    guard !sharedSticky else { return }
+    throw .writableByOthers(path: path, mode: mode, byGroup: mode & 0o020 != 0, byOthers: mode & 0o002 != 0)
+  }
+
+  private static func linkTarget(_ parent: Int32, _ name: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 4097)
+    let n = readlinkat(parent, name, &buffer, 4096)
+    guard n >= 0 else { return nil }
+    return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+/// Why a directory is refused: which check failed and what to do about it.
+public enum SafeDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The last component is a symbolic link.
+  case symbolicLink(path: String, target: String?)
+  /// Something other than a directory is there.
+  case notADirectory(path: String)
+  /// Owned by someone other than navd's uid and root.
+  case foreignOwner(path: String, owner: UInt32, expected: UInt32)
+  /// Its group or others may write it (and it is not a root-owned sticky directory).
+  case writableByOthers(path: String, mode: UInt32, byGroup: Bool, byOthers: Bool)
+  /// A system call failed.
+  case system(String, errno: Int32, path: String)
+
+  public var description: String {
+    switch self {
+    case .symbolicLink(let path, let target):
+      "\(path) is a symbolic link\(target.map { " (to \($0))" } ?? ""); navd does not follow a link here, "
+        + "since whoever owns the link decides where navd's files go: remove it or give the real directory"
+    case .notADirectory(let path): "\(path) exists and is not a directory"
+    case .foreignOwner(let path, let owner, let expected):
+      "\(path) is owned by uid \(owner), not by navd's uid \(expected) or root: that user could replace "
+        + "navd's files; remove the directory or change its owner"
+    case .writableByOthers(let path, let mode, let byGroup, let byOthers):
+      "\(path) is writable by \(byOthers ? (byGroup ? "its group and others" : "others") : "its group") "
+        + "(mode \(String(mode, radix: 8))): they could replace navd's files; remove write access "
+        + "(chmod go-w) or remove the directory"
+    case .system(let function, let errno, let path):
+      "\(path): \(function) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+    }
+  }
+}
