@@ -191,6 +191,13 @@ struct PresentationTests {
     #expect(
       ErrorReport.remote(name: "io.navd.SceneNotFound", parameters: [:], scene: "side").text.contains("scene side"))
     #expect(ExitCode.forError(named: "io.navd.LimitExceeded") == .refused)
+    let denied = ErrorReport.remote(
+      name: "org.varlink.service.PermissionDenied",
+      parameters: [
+        "right": "write", "scene": "mail.inbox", "message": "the write right on scene mail.inbox is not granted",
+      ])
+    #expect(denied.code == .refused)
+    #expect(denied.text.contains("  missing right: write on scene mail.inbox\n"))
     let unreachable = ErrorReport.unreachable(
       socket: "/run/user/1000/navd/navd.sock", reason: "No such file or directory")
     #expect(unreachable.contains("cannot reach navd at /run/user/1000/navd/navd.sock: No such file or directory"))

@@ -25,6 +25,12 @@ public enum ErrorReport {
       text += "  hint: scene \(scene) has no state yet; any change creates it (see 'navctl scenes')\n"
     case "io.navd.Conflict":
       text += "  hint: read the current state with 'navctl get' and try again\n"
+    case "org.varlink.service.PermissionDenied":
+      let right = parameters["right"]?.stringValue.map(DisplayWidth.sanitize) ?? "?"
+      let scene = parameters["scene"]?.stringValue.map { " on scene \(DisplayWidth.sanitize($0))" } ?? ""
+      text += "  missing right: \(right)\(scene)\n"
+      text +=
+        "  hint: navd's access policy does not grant it to you; ask navd's administrator (navd(8), ACCESS POLICY)\n"
     case "org.varlink.service.MethodNotFound", "org.varlink.service.InterfaceNotFound":
       text += "  hint: this navd does not serve the call; is it older than navctl? (see 'navctl info')\n"
     default: break
