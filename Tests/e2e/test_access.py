@@ -317,6 +317,61 @@ def test_one_uid_at_its_connection_limit_does_not_stop_another(identities):
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def test_one_uid_over_its_output_quota_loses_its_stalled_connections_not_others(identities):
+    """§ Access, per-user limits: unread output is charged to the uid; past
+    --max-output-bytes-per-uid that uid's stalled subscribers are closed (logged with
+    outputBytesPerUser) while another uid's subscriber keeps receiving updates."""
+    alice, team = identities
+    directory = Path(tempfile.mkdtemp(prefix="navd-e2e-peruid-out-"))
+    policy = write_policy(directory, f"[Access]\nAllow=user:{USER} read\nAllow=user:{BOB} read\n")
+    navd = Navd(args=["--policy", str(policy), "--max-output-bytes-per-uid", "65536"], name="peruid-out").start()
+    stalled = []
+    try:
+        open_socket_to_everyone(navd)
+        with navd.connect() as root:
+            root.call("io.navd.Mutate", {"scene": "main", "ops": [{"op": "push", "item": {"id": "r", "title": "r"}}]})
+            for _ in range(4):
+                connection = connect_as(navd, alice, 47020)
+                connection.send("io.navd.Subscribe", {"scene": "main"}, more=True)
+                connection.recv()  # the snapshot; after it, this subscriber reads nothing
+                stalled.append(connection)
+            reader = connect_as(navd, BOB, BOB)
+            reader.send("io.navd.Subscribe", {"scene": "main"}, more=True)
+            reader.recv()
+            def drain_reader():
+                while reader.frame_ready():
+                    reader.recv()
+            closed = []
+            for batch in range(60):  # bounded: at most 3,000 mutations
+                for i in range(50):
+                    title = f"{batch}-{i}-" + "t" * 240
+                    root.send("io.navd.Mutate", {"scene": "main", "ops": [
+                        {"op": "updateNavigationItem", "item": "r", "set": {"title": title}}]})
+                for _ in range(50):
+                    assert "error" not in root.recv()
+                drain_reader()
+                closed = navd.wait_for_log(r"limit outputBytesPerUser", timeout=0.01)
+                if closed:
+                    break
+            assert closed, "no connection was closed for outputBytesPerUser"
+            assert f"uid {alice} has more than 65536 bytes" in closed[0]
+            assert "uid=%d" % alice in closed[0]
+            # The other uid's subscriber is still served: it sees the next version.
+            final = root.call("io.navd.Mutate", {"scene": "main", "ops": [
+                {"op": "updateNavigationItem", "item": "r", "set": {"title": "last"}}]})["version"]
+            deadline = time.monotonic() + 10
+            seen = 0
+            while seen < final and time.monotonic() < deadline:
+                seen = reader.recv().get("parameters", {}).get("toVersion", seen)
+            assert seen == final
+            reader.close()
+    finally:
+        for connection in stalled:
+            connection.close()
+        navd.cleanup()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 # -- the socket directory ----------------------------------------------------------------
 
 def start_default_socket(runtime: Path, timeout: float = 15.0):
