@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
   /// Mode of the socket file when binding a path. Default 0600: only the owner may connect.
   public var socketMode: UInt32 = 0o600
 
+  /// Group of the socket file when binding a path (nil: navd's own). With a group, use
+  /// mode 0660 so its members may connect (the access policy still decides per call).
+  public var socketGroup: UInt32?
+
   /// Open connections served normally. Past it, a connection is accepted, its first call
   /// is answered with `io.navd.LimitExceeded` and it is closed. Default 4096 (as systemd).
   public var maxConnections = 4096

@@ -63,7 +63,8 @@ final class ServerLoop: @unchecked Sendable {
     epoll = try Epoll()
     switch configuration.listener {
     case .path(let path):
-      listenFD = try SocketPath.bindListener(path: path, mode: configuration.socketMode)
+      listenFD = try SocketPath.bindListener(
+        path: path, mode: configuration.socketMode, group: configuration.socketGroup)
       ownedSocketFile = (path, SocketPath.identity(of: path))
     case .fileDescriptor(let fd, _):
       listenFD = fd

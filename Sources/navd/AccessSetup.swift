@@ -39,3 +39,13 @@ private func policyFiles(_ path: String) throws(ConfigError) -> [ConfigFile] {
   }
   return [file]
 }
+
+/// The gid `--socket-group` names (a number is taken as a gid), or nil without it.
+func socketGroup(_ arguments: Arguments) throws(Arguments.UsageError) -> UInt32? {
+  guard let name = arguments.socketGroup else { return nil }
+  if let gid = UInt32(name) { return gid }
+  guard let gid = SystemIdentities().gid(ofGroup: name) else {
+    throw Arguments.UsageError(message: "--socket-group: no group named \"\(name)\"")
+  }
+  return gid
+}

@@ -17,6 +17,7 @@ struct Arguments: Equatable {
   var opLogVersions: Int?
   var maxScenes: Int?
   var policyPath: String?
+  var socketGroup: String?
   var maxConnectionsPerUser: Int?
   var maxOutputBytesPerUser: Int?
 
@@ -34,6 +35,9 @@ struct Arguments: Equatable {
     Options:
       --socket PATH            Listen on PATH. Default: $NAVD_SOCKET, else
                                $XDG_RUNTIME_DIR/navd/navd.sock, else ./.navd/navd.sock
+      --socket-group GROUP     Share the socket with GROUP (name or gid): the socket
+                               is made 0660 and a directory navd creates for it 0750,
+                               both with that group. Default: 0600 and 0700, navd's own
       --max-connections N      Connections served at once (default 4096); more are
                                answered io.navd.LimitExceeded and closed
       --max-connections-per-uid N
@@ -102,6 +106,10 @@ struct Arguments: Equatable {
         result.maxConnectionsPerUser = try positive(try optionValue(), for: argument)
       case "--max-output-bytes-per-uid":
         result.maxOutputBytesPerUser = try positive(try optionValue(), for: argument, minimum: 65536)
+      case "--socket-group":
+        let group = try optionValue()
+        guard !group.isEmpty else { throw UsageError(message: "--socket-group needs a group name or gid") }
+        result.socketGroup = group
       case "--policy":
         let path = try optionValue()
         guard !path.isEmpty else { throw UsageError(message: "--policy needs a non-empty path") }

@@ -37,13 +37,26 @@ let socket: NavSocketPath =
   arguments.socketPath.map { NavSocketPath(path: $0) }
   ?? NavSocketPath.defaultPath(environment: ProcessInfo.processInfo.environment)
 
+let sharedGroup: UInt32?
 do {
-  try SocketPath.prepare(socket.path, creatingDirectory: socket.directoryToCreate)
+  sharedGroup = try socketGroup(arguments)
+} catch {
+  fail("\(error)\nTry 'navd --help'.", code: 2)
+}
+
+do {
+  try SocketPath.prepare(
+    socket.path, creatingDirectory: socket.directoryToCreate, directoryMode: sharedGroup == nil ? 0o700 : 0o750,
+    group: sharedGroup)
 } catch {
   fail("\(error)", code: 1)
 }
 
 var configuration = ServerConfiguration(socketPath: socket.path)
+if let sharedGroup {
+  configuration.socketGroup = sharedGroup
+  configuration.socketMode = 0o660
+}
 if let value = arguments.maxConnections { configuration.maxConnections = value }
 if let value = arguments.maxFrameBytes { configuration.maxFrameBytes = value }
 if let value = arguments.partialFrameTimeoutSeconds { configuration.partialFrameTimeout = .seconds(value) }

@@ -374,7 +374,7 @@ def test_one_uid_over_its_output_quota_loses_its_stalled_connections_not_others(
 
 # -- the socket directory ----------------------------------------------------------------
 
-def start_default_socket(runtime: Path, timeout: float = 15.0):
+def start_default_socket(runtime: Path, timeout: float = 15.0, args: tuple[str, ...] = ()):
     """navd without --socket, so it uses (and checks) $XDG_RUNTIME_DIR/navd. Returns
     (exit code or None if it is serving, stderr, process)."""
     env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
@@ -382,7 +382,7 @@ def start_default_socket(runtime: Path, timeout: float = 15.0):
     out = runtime / "out.log"
     err = runtime / "err.log"
     with open(out, "wb") as stdout, open(err, "wb") as stderr:
-        process = subprocess.Popen([str(navd_binary())], cwd=runtime, env=env, stdout=stdout, stderr=stderr,
+        process = subprocess.Popen([str(navd_binary()), *args], cwd=runtime, env=env, stdout=stdout, stderr=stderr,
                                    stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -451,6 +451,30 @@ def test_a_safe_socket_directory_starts(runtime, case):
         if case == "missing":
             assert os.stat(runtime / "navd").st_mode & 0o7777 == 0o700
         assert os.stat(runtime / "navd" / "navd.sock").st_mode & 0o777 == 0o600
+    finally:
+        stop(process)
+
+
+def test_a_socket_shared_with_a_group_lets_members_in_and_keeps_others_out(runtime, identities):
+    """--socket-group: directory 0750 and socket 0660 with the group; the mode stays the outer gate."""
+    _, team = identities
+    os.chmod(runtime, 0o711)
+    policy = write_policy(runtime, f"[Access]\nAllow=group:{GROUP} read\n")
+    code, stderr, process = start_default_socket(runtime, args=("--socket-group", GROUP, "--policy", str(policy)))
+    try:
+        assert code is None, stderr
+        directory = os.stat(runtime / "navd")
+        sock = os.stat(runtime / "navd" / "navd.sock")
+        assert (directory.st_mode & 0o7777, directory.st_gid) == (0o750, team)
+        assert (sock.st_mode & 0o777, sock.st_gid) == (0o660, team)
+        path = str(runtime / "navd" / "navd.sock")
+        with identity(CAROL, CAROL, (team,)):
+            member = VarlinkConnection(path)
+        with member:
+            assert "scenes" in member.call("io.navd.ListScenes")
+        with identity(STRANGER, STRANGER, ()):
+            with pytest.raises(PermissionError):
+                VarlinkConnection(path)
     finally:
         stop(process)
 
