@@ -16,13 +16,16 @@ final class InMemoryCallContext: CallContext {
     case streaming
   }
 
-  /// This process's own uid: navd's default policy gives it every right.
-  let peer = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
+  /// This process's own uid by default: navd's default policy gives it every right.
+  let peer: PeerCredentials
   let connectionID: UInt64
   private let state = Mutex<(answer: Answer?, source: (any ReplySource)?, closed: String?)>((nil, nil, nil))
   private let answered = AsyncStream<Void>.makeStream()
 
-  init(connectionID: UInt64 = 1) { self.connectionID = connectionID }
+  init(connectionID: UInt64 = 1, peer: PeerCredentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())) {
+    self.connectionID = connectionID
+    self.peer = peer
+  }
 
   func reply(_ parameters: JSONValue) { settle(.reply(parameters), source: nil) }
   func fail(_ name: String, _ parameters: JSONValue) { settle(.error(name, parameters), source: nil) }
@@ -67,9 +70,9 @@ final class InMemoryCallContext: CallContext {
 /// Calls the service and waits for its answer.
 func call(
   _ service: some CallHandler, _ method: String, _ parameters: JSONValue = [:], more: Bool = false,
-  connection: UInt64 = 1
+  connection: UInt64 = 1, peer: PeerCredentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
 ) async -> (InMemoryCallContext, InMemoryCallContext.Answer) {
-  let context = InMemoryCallContext(connectionID: connection)
+  let context = InMemoryCallContext(connectionID: connection, peer: peer)
   service.handle(
     VarlinkCall(method: "io.navd.\(method)", parameters: parameters.objectValue ?? [:], more: more), context: context)
   return (context, await context.answer())

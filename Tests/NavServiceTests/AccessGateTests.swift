@@ -1,0 +1,78 @@
+import NavAccess
+import NavConfig
+import NavEngine
+import NavModel
+import NavServer
+import NavService
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("io.navd access checks at dispatch (PROTOCOL.md §9)")
+struct AccessGateTests {
+  static let alice = PeerCredentials(pid: 7, uid: 1001, gid: 1001)
+  static let stranger = PeerCredentials(pid: 8, uid: 1003, gid: 1003)
+  static let pushRoot: JSONValue = ["op": "push", "item": ["id": "root", "title": "R"]]
+
+  let service: NavdService
+
+  init() throws {
+    let policy = AccessPolicy(
+      ownerUID: getuid(),
+      rules: [AccessRule(principal: .user(1001), rights: [.read, .write], scenes: [ScenePattern("mail.*")!])])
+    service = NavdService(engine: Engine(), access: AccessControl(policy: policy))
+  }
+
+  @Test("a granted write creates the scene; an ungranted one is PermissionDenied naming the right and scene")
+  func write() async {
+    let (_, allowed) = await call(service, "Mutate", ["scene": "mail.a", "ops": [Self.pushRoot]], peer: Self.alice)
+    guard case .reply = allowed else { return #expect(Bool(false), "\(allowed)") }
+    let (_, denied) = await call(service, "Mutate", ["scene": "main", "ops": [Self.pushRoot]], peer: Self.alice)
+    #expect(
+      denied
+        == .error(
+          "org.varlink.service.PermissionDenied",
+          [
+            "right": "write", "scene": "main",
+            "message":
+              "the write right on scene main is not granted to uid 1001 (gid 1001); see navd(8), ACCESS POLICY",
+          ]))
+  }
+
+  @Test("a denied read looks the same for a missing and an existing scene")
+  func deniedReadRevealsNothing() async {
+    _ = await call(service, "Mutate", ["scene": "mail.a", "ops": [Self.pushRoot]])
+    let (_, existing) = await call(service, "GetState", ["scene": "mail.a"], peer: Self.stranger)
+    let (_, missing) = await call(service, "GetState", ["scene": "mail.b"], peer: Self.stranger)
+    guard case .error(let name, let parameters) = existing, case .error(let otherName, let other) = missing else {
+      return #expect(Bool(false), "\(existing) \(missing)")
+    }
+    #expect(name == "org.varlink.service.PermissionDenied" && otherName == name)
+    let masked = { (value: JSONValue, scene: String) in
+      JSONWriter.string(value).replacingOccurrences(of: scene, with: "SCENE")
+    }
+    #expect(masked(parameters, "mail.a") == masked(other, "mail.b"))
+  }
+
+  @Test("ListScenes lists only readable scenes; with no read anywhere it is denied")
+  func listScenes() async {
+    _ = await call(service, "Mutate", ["scene": "mail.a", "ops": [Self.pushRoot]])
+    let (_, list) = await call(service, "ListScenes", peer: Self.alice)
+    guard case .reply(let reply) = list else { return #expect(Bool(false), "\(list)") }
+    #expect(reply["scenes"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["mail.a"])
+    let (_, denied) = await call(service, "ListScenes", peer: Self.stranger)
+    guard case .error(let name, _) = denied else { return #expect(Bool(false), "\(denied)") }
+    #expect(name == "org.varlink.service.PermissionDenied")
+  }
+
+  @Test("a call without a usable scene needs the right somewhere, then fails its parameter check")
+  func missingScene() async {
+    let (_, granted) = await call(service, "GetState", [:], peer: Self.alice)
+    #expect(granted == .error("org.varlink.service.InvalidParameter", ["parameter": "scene"]))
+    let (_, denied) = await call(service, "GetState", [:], peer: Self.stranger)
+    guard case .error(let name, _) = denied else { return #expect(Bool(false), "\(denied)") }
+    #expect(name == "org.varlink.service.PermissionDenied")
+  }
+}
