@@ -5,8 +5,12 @@ import PackageDescription
 let package = Package(
   name: "navd",
   platforms: [.macOS(.v15)],
+  // What a package outside this repository can use: the client library and the
+  // types its public API takes and returns (NavModel's values, NavWire's calls).
   products: [
-    .library(name: "NavModel", targets: ["NavModel"])
+    .library(name: "NavModel", targets: ["NavModel"]),
+    .library(name: "NavWire", targets: ["NavWire"]),
+    .library(name: "NavClient", targets: ["NavClient"]),
   ],
   targets: [
     .target(name: "NavModel"),
@@ -29,7 +33,8 @@ let package = Package(
     .testTarget(name: "NavCtlKitTests", dependencies: ["NavCtlKit", "NavModel"], exclude: ["Golden"]),
     .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavWire", "NavModel", "CNavSys"]),
     .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavTestSupport"]),
-    .testTarget(name: "NavServiceTests", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
+    .testTarget(
+      name: "NavServiceTests", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
     .testTarget(name: "EndToEndTests", dependencies: ["NavClient", "NavModel", "NavWire"]),
   ],
   swiftLanguageModes: [.v6]
