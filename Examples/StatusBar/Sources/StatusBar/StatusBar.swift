@@ -33,7 +33,7 @@ func draw(_ update: DocumentUpdate) {
   } else {
     print(line)
   }
-  fflush(stdout)
+  fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name in Swift 6
 }
 
 /// `‹ Back | Title | [left] [right]` from a layout document (SEMANTICS R62).
