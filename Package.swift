@@ -5,8 +5,12 @@ import PackageDescription
 let package = Package(
   name: "navd",
   platforms: [.macOS(.v15)],
+  // What a package outside this repository can use: the client library and the
+  // types its public API takes and returns (NavModel's values, NavWire's calls).
   products: [
-    .library(name: "NavModel", targets: ["NavModel"])
+    .library(name: "NavModel", targets: ["NavModel"]),
+    .library(name: "NavWire", targets: ["NavWire"]),
+    .library(name: "NavClient", targets: ["NavClient"]),
   ],
   targets: [
     .target(name: "NavModel"),

@@ -12,6 +12,7 @@ extension NavClient {
   /// drops). A scene that does not exist yet is seen as the empty scene at version 0, so the
   /// first mutation creates it. `body` should be a pure function of the state: it may run
   /// several times; an error it throws ends the mutation.
+  @discardableResult
   public func mutate(
     scene: String = "main", maxAttempts: Int = 5, _ body: @Sendable (SceneState) throws -> [Op]
   ) async throws -> MutationReply {

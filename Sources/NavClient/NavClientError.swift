@@ -42,7 +42,7 @@ public enum NavClientError: Error, Sendable, Hashable, CustomStringConvertible {
   /// For a Conflict: the scene's version when navd rejected the mutation.
   public var currentVersion: UInt64? {
     guard case .remote(_, let parameters) = self, let number = parameters["currentVersion"]?.numberValue,
-      number >= 0, number.rounded() == number
+      number >= 0, number.rounded() == number, number <= 9_007_199_254_740_992
     else { return nil }
     return UInt64(number)
   }

@@ -20,12 +20,7 @@ public struct ServerInfo: Sendable, Hashable {
   init(_ parameters: [String: JSONValue]) throws(NavClientError) {
     let reader = ReplyReader(parameters, context: "GetServerInfo reply")
     version = try reader.string("version")
-    // A string since protocol 1.0; early builds sent a number.
-    if case .number(let number)? = reader.parameters["protocolVersion"] {
-      protocolVersion = String(Int(number))
-    } else {
-      protocolVersion = try reader.string("protocolVersion")
-    }
+    protocolVersion = try reader.string("protocolVersion")
     pid = try reader.int("pid")
     uptimeSeconds = try reader.double("uptimeSeconds")
     scenes = try reader.int("scenes")

@@ -65,7 +65,7 @@ extension SceneEngine {
             var error = NavError(
               .conflict,
               "popTo \"\(id)\" would remove screens pushed by another client since baseVersion; nothing was popped",
-              field: "ops[\(index)].item", value: id, extra: conflictExtra([]))
+              field: "ops[\(index)]", value: id, extra: conflictExtra([]))
             error.opIndex = index
             return error
           }

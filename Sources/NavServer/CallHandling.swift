@@ -38,6 +38,16 @@ public protocol ReplySource: AnyObject, Sendable {
   /// The connection closed (peer gone, or navd disconnected it) before the
   /// source finished. Called once, on the event-loop thread; release resources.
   func cancelled()
+
+  /// Whether the stream may finish by itself. A message the client sends behind a stream
+  /// that never does could never be answered, so the connection treats it as a protocol
+  /// error (PROTOCOL.md §9.20); behind a finite stream it waits its turn.
+  var endsOnItsOwn: Bool { get }
+}
+
+extension ReplySource {
+  /// Streams finish by themselves unless a source says otherwise.
+  public var endsOnItsOwn: Bool { true }
 }
 
 /// One call in progress and the way back to its connection. Thread-safe:

@@ -251,6 +251,7 @@ extension Connection.StateMachine {
       return .close(reason, cancel: nil)
 
     case .streaming(let serial, let source, let signalled):
+      if !source.endsOnItsOwn, decoder.hasCompleteFrame { return close(Self.callDuringStream, cancel: source) }
       guard signalled, output.count < limits.outputLowWaterBytes else { return .none }
       state = .streaming(serial: serial, source: source, signalled: false)
       return .pull(source, serial: serial)
@@ -307,4 +308,13 @@ extension Connection.StateMachine {
     partialSince = nil
     return .close(reason, cancel: source)
   }
+}
+
+// Issue 13 (protocol helper): a message that arrives while a stream that never
+// ends is open could never be answered, so it is a protocol error that closes the
+// connection (PROTOCOL.md §9.20). Behind a finite stream it waits its turn.
+extension Connection.StateMachine {
+  /// Why a connection that sent a message while its endless stream was open is closed.
+  static let callDuringStream = CloseReason.protocolError(
+    "a message arrived while a stream is open on this connection; use another connection for other calls")
 }

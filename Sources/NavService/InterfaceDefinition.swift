@@ -5,10 +5,13 @@ public let navdInterfaceDefinition = #"""
   # navd: the authoritative navigation bar and toolbar state of a user
   # interface, shared by many programs. Protocol/PROTOCOL.md is the full
   # specification; Protocol/SEMANTICS.md the rules; Protocol/CONFLICTS.md the
-  # concurrent-edit rules. Documents (`object`) and ops are described there.
+  # concurrent-edit rules. Documents (`object`) and ops are described there;
+  # `object` also stands for any JSON value where Varlink has no such type
+  # (previousValue, currentValue: PROTOCOL.md §9.7).
   interface io.navd
 
-  # One scene that navd holds.
+  # One scene that navd holds; subscribers counts its Subscribe and
+  # WatchActions streams.
   type SceneSummary (
     name: string,
     version: int,
@@ -147,8 +150,15 @@ public let navdInterfaceDefinition = #"""
   error ItemNotFound (message: string, field: ?string, value: ?string, opIndex: ?int)
 
   # An op or value that is malformed: missing or unknown field, wrong type,
-  # unknown op or enum value, bad colour, out-of-range number.
-  error InvalidMutation (message: string, field: ?string, value: ?string, opIndex: ?int)
+  # unknown op or enum value, bad colour, out-of-range number. A baseVersion
+  # ahead of the scene also carries the scene's currentVersion (CONFLICTS V6).
+  error InvalidMutation (
+    message: string,
+    field: ?string,
+    value: ?string,
+    opIndex: ?int,
+    currentVersion: ?int
+  )
 
   # An id defined twice, or listed twice in one array.
   error DuplicateItem (message: string, field: ?string, value: ?string, opIndex: ?int)
@@ -188,4 +198,5 @@ public let navdInterfaceDefinition = #"""
 
   # The mutation could not be made durable; nothing was applied.
   error StorageFailed (message: string)
+
   """#

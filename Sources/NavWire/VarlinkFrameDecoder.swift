@@ -21,6 +21,7 @@ public struct VarlinkFrameDecoder: Sendable {
     public var limit: Int
     /// How many bytes of the frame had arrived when it was rejected.
     public var size: Int
+    /// The limit and the size seen, for the log.
     public var description: String { "frame of at least \(size) bytes exceeds the limit of \(limit) bytes" }
   }
 

@@ -35,6 +35,7 @@ public struct VarlinkProtocolError: Error, Hashable, Sendable, CustomStringConve
     self.detail = detail
   }
 
+  /// `Varlink protocol error: detail`, for the log.
   public var description: String { "Varlink protocol error: \(detail)" }
 }
 

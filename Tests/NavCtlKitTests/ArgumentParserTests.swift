@@ -162,6 +162,10 @@ struct ArgumentParserTests {
     arguments: [
       "show --width abc", "show --width 5", "layout --width -3", "item x --tag 1.5", "item x --width wide",
       "--if-version -1 pop", "--timeout 0 get", "--timeout soon get", "title-view v --width 20000",
+      // Issue 13: values that would trap converting to Int or Duration are usage errors.
+      "--timeout 1e300 get", "--timeout 86400.5 get", "--if-version 9007199254740993 pop",
+      "--if-version 99999999999999999999 pop", "show --width 99999999999999999999", "item x --tag 1e300",
+      "layout --width 1e300", "item x --tag 9007199254740993",
     ])
   func badNumber(_ line: String) throws {
     let error = try #require(Support.usageError(line))

@@ -113,6 +113,19 @@ struct PresentationTests {
     try Golden.check(show, named: "text/show.txt")
   }
 
+  @Test("info never traps on numbers out of Int's range (issue 13: navctl info, numeric hardening)")
+  func infoWithHugeNumbers() throws {
+    let info: JSONValue = [
+      "version": "0.1.0", "protocolVersion": "1.0", "pid": 1e300, "uptimeSeconds": 1e300, "scenes": -1,
+      "connections": 3, "subscribers": 1,
+    ]
+    let text = ReplyPresenter.present(try Support.parse("info"), reply: info, style: .ascii).stdout
+    #expect(text.contains("protocol:     1.0\n") && text.contains("uptime:       0s\n"), "\(text)")
+    let activated = ReplyPresenter.present(
+      try Support.parse("activate compose"), reply: ["action": "new", "watchers": 1e300], style: .ascii)
+    #expect(activated.stdout == "activated compose: action new, delivered to 0 watchers\n")
+  }
+
   @Test("scenes, info, activate and the actions stream")
   func otherOutputs() throws {
     let scenes: JSONValue = [
@@ -126,13 +139,13 @@ struct PresentationTests {
 
         """)
     let info: JSONValue = [
-      "version": "0.1.0", "protocolVersion": 1, "pid": 42, "uptimeSeconds": 3725.5, "scenes": 2, "connections": 3,
+      "version": "0.1.0", "protocolVersion": "1.0", "pid": 42, "uptimeSeconds": 3725.5, "scenes": 2, "connections": 3,
       "subscribers": 1,
     ]
     #expect(
       ReplyPresenter.present(try Support.parse("info"), reply: info, style: .ascii).stdout == """
         navd version: 0.1.0
-        protocol:     1
+        protocol:     1.0
         pid:          42
         uptime:       1h 2m 5s
         scenes:       2

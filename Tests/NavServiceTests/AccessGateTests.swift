@@ -10,7 +10,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("io.navd access checks at dispatch (PROTOCOL.md §9)")
+@Suite("io.navd access checks at dispatch (PROTOCOL.md §10)")
 struct AccessGateTests {
   static let alice = PeerCredentials(pid: 7, uid: 1001, gid: 1001)
   static let stranger = PeerCredentials(pid: 8, uid: 1003, gid: 1003)

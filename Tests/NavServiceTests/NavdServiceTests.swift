@@ -213,11 +213,12 @@ struct NavdServiceTests {
     #expect(retry == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": true]))
   }
 
-  @Test("The embedded interface definition is Protocol/io.navd.varlink byte for byte")
+  @Test(
+    "PROTOCOL §1: the embedded interface definition is Protocol/io.navd.varlink byte for byte, final newline included")
   func interfaceDefinitionMatchesFile() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let file = try String(contentsOf: root.appendingPathComponent("Protocol/io.navd.varlink"), encoding: .utf8)
-    #expect(navdInterfaceDefinition + "\n" == file, "run scripts/embed-idl")
+    #expect(navdInterfaceDefinition == file, "run scripts/embed-idl")
   }
 }

@@ -15,15 +15,45 @@ from navd_fixture import Navd  # noqa: E402  (Tests/e2e is on sys.path above)
 _scene_counter = itertools.count(1)
 
 
-@pytest.fixture(scope="session")
-def navd():
-    """One navd shared by the tests that only need an ordinary daemon.
-    Tests isolate themselves by using their own scene (`fresh_scene`)."""
-    daemon = Navd(name="shared").start()
+class _DaemonSlot:
+    """The navd a test module shares, replaced as soon as it is found dead."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.daemon: Navd | None = None
+
+    def running(self) -> Navd:
+        if self.daemon is None or not self.daemon.alive():
+            if self.daemon is not None:
+                self.daemon.cleanup()
+            self.daemon = Navd(name=self.name).start()
+        return self.daemon
+
+    def close(self) -> None:
+        if self.daemon is not None:
+            self.daemon.cleanup()
+
+
+@pytest.fixture(scope="module")
+def _navd_slot(request):
+    slot = _DaemonSlot(name=request.module.__name__.rsplit(".", 1)[-1])
     try:
-        yield daemon
+        yield slot
     finally:
-        daemon.cleanup()
+        slot.close()
+
+
+@pytest.fixture
+def navd(_navd_slot):
+    """One navd per test module, for the tests that only need an ordinary daemon (they isolate
+    themselves by using their own scene, `fresh_scene`). Not one per session: a navd that
+    crashes fails the test that crashed it — with its log — and the next test gets a new one,
+    so one crash cannot fail every later test."""
+    daemon = _navd_slot.running()
+    yield daemon
+    if not daemon.alive():
+        log = daemon.log()[-3000:]
+        pytest.fail(f"navd exited with {daemon.process.returncode} during this test; stderr:\n{log}")
 
 
 @pytest.fixture

@@ -41,6 +41,18 @@ def scene(navd, fresh_scene):
     return fresh_scene
 
 
+def wait_for_subscribers(connection, scene: str, count: int) -> None:
+    """Waits (bounded, 5 s) until ListScenes counts `count` streams on the scene: a watcher has
+    no first reply, so this is how a test knows navd registered it (PROTOCOL §9.19)."""
+    deadline = time.monotonic() + 5
+    while True:
+        scenes = {s["name"]: s for s in connection.call("io.navd.ListScenes")["scenes"]}
+        if scenes[scene]["subscribers"] >= count:
+            return
+        assert time.monotonic() < deadline, scenes[scene]
+        time.sleep(0.02)
+
+
 def state_of(navd, scene):
     with navd.connect() as connection:
         return connection.call("io.navd.GetState", {"scene": scene})
@@ -58,13 +70,7 @@ def test_activate_reaches_watchers_and_subscribers(navd, scene):
             assert subscriber.recv()["parameters"]["kind"] == "snapshot"
         # Wait until navd registered both watchers (they have no first reply).
         with navd.connect() as connection:
-            deadline = time.monotonic() + 5
-            while True:
-                scenes = {s["name"]: s for s in connection.call("io.navd.ListScenes")["scenes"]}
-                if scenes[scene]["subscribers"] >= 4:
-                    break
-                assert time.monotonic() < deadline, scenes[scene]
-                time.sleep(0.02)
+            wait_for_subscribers(connection, scene, 4)
 
             sequence = [("compose", "mail.compose", 42), ("edit", "mail.edit", 0), ("plain", None, 0),
                         ("trash", "mail.trash", 0)]
@@ -82,10 +88,15 @@ def test_activate_reaches_watchers_and_subscribers(navd, scene):
                 message = subscriber.recv(timeout=5)["parameters"]
                 assert message == {"kind": "events", "version": before["version"],
                                    "events": [{"type": "activate", "item": item, "action": action, "tag": tag}]}
-        # No state change, no version change, no update.
+        # No state change, no version change, no update: the next message every stream
+        # receives is the marker activation sent now (streams are in order).
         assert state_of(navd, scene) == before
-        time.sleep(0.1)
-        assert not any(s.frame_ready() for s in subscribers + watchers)
+        with navd.connect() as connection:
+            assert connection.call("io.navd.Activate", {"scene": scene, "item": "edit"})["watchers"] == 2
+        for stream in subscribers + watchers:
+            message = stream.recv(timeout=5)["parameters"]
+            assert message.get("item", (message.get("events") or [{}])[0].get("item")) == "edit", message
+            assert message.get("kind") in (None, "events"), "an update arrived after an activation"
     finally:
         for connection in watchers + subscribers:
             connection.close()
@@ -124,15 +135,19 @@ def test_item_not_activatable(navd, scene, case):
             layout = connection.call("io.navd.GetLayout", {"scene": scene, "width": 320})["layout"]
             assert "wide3" in [item["id"] for item in layout["navigationBar"]["overflow"]], "test setup"
         before = connection.call("io.navd.GetState", {"scene": scene})
+        # A marker item that is activatable in this case; its delivery brackets the refusal.
+        marker = "trash" if case == "hidden_navigation_bar" else "compose"
         watcher = navd.connect()
         try:
             watcher.send("io.navd.WatchActions", {"scene": scene}, more=True)
+            wait_for_subscribers(connection, scene, 1)
             with pytest.raises(VarlinkError) as raised:
                 connection.call("io.navd.Activate", parameters)
             assert raised.value.name == expected
             assert raised.value.parameters.get("message")
-            time.sleep(0.1)
-            assert not watcher.frame_ready(), "a refused activation was delivered"
+            assert connection.call("io.navd.Activate", {"scene": scene, "item": marker})["watchers"] == 1
+            # The watcher's next message is the marker: the refused activation was not delivered.
+            assert watcher.recv(timeout=5)["parameters"]["item"] == marker, "a refused activation was delivered"
         finally:
             watcher.close()
         assert connection.call("io.navd.GetState", {"scene": scene}) == before

@@ -179,3 +179,20 @@ def test_show_draws_the_mail_walkthrough(navd, fresh_scene):
     drawing = ok(navd, fresh_scene, "show", "--width", "60", "--ascii")
     assert "< Inbox" in drawing and "Message" in drawing, drawing
     assert all(len(line) == 60 for line in drawing.splitlines() if line.startswith("+")), drawing
+
+
+def test_info_prints_the_protocol_version(navd, fresh_scene):
+    """Issue 13: `navctl info` prints GetServerInfo's protocolVersion string, not `?`."""
+    assert "protocol:     1.0\n" in ok(navd, fresh_scene, "info")
+
+
+@pytest.mark.parametrize("args", [
+    ["--timeout", "1e300", "get"], ["--timeout", "1e20", "get"], ["--if-version", "99999999999999999999", "pop"],
+    ["--if-version", "9007199254740993", "pop"], ["show", "--width", "99999999999999999999"],
+    ["item", "x", "--tag", "1e300"], ["layout", "--width", "1e300"],
+])
+def test_numeric_options_out_of_range_are_usage_errors_not_crashes(navd, fresh_scene, args):
+    """Issue 13: every numeric option is bounded before it is converted; exit 2 (usage), never a trap."""
+    result = navctl(navd, fresh_scene, *args)
+    assert result.returncode == 2, f"exit {result.returncode}: {result.stderr}"
+    assert "needs" in result.stderr

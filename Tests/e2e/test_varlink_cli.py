@@ -142,16 +142,18 @@ def test_help_prints_the_interface_file(navd):
 
 
 def test_get_interface_description_is_the_protocol_file_verbatim(navd):
-    expected = protocol_file("io.navd.varlink").read_text().rstrip("\n")
+    """PROTOCOL.md §1: served verbatim, byte for byte, its final newline included (issue 13)."""
+    expected = protocol_file("io.navd.varlink").read_text()
+    assert expected.endswith("\n")
     # Raw socket.
     with navd.connect() as connection:
         description = connection.call("org.varlink.service.GetInterfaceDescription", {"interface": "io.navd"})
-    assert description["description"].rstrip("\n") == expected
+    assert description["description"] == expected
     # The varlink package's client (which also parses it: no `any`, valid syntax).
     with varlink.Client(address=navd.address) as client:
         with client.open("org.varlink.service") as service:
             reply = service.GetInterfaceDescription("io.navd")
-            assert reply["description"].rstrip("\n") == expected
+            assert reply["description"] == expected
             info = service.GetInfo()
             assert "io.navd" in info["interfaces"]
         interface = client.get_interface("io.navd")

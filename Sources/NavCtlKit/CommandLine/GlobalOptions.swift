@@ -56,13 +56,18 @@ extension GlobalOptions {
       spec: .value(
         "--if-version", "N", "mutate only if nothing changed since version N (else exit 4)", hint: .number),
       apply: { flags, value throws(UsageError) in
-        flags.options.ifVersion = try ValueReader.integer(value, option: "--if-version", minimum: 0)
+        flags.options.ifVersion = try ValueReader.integer(
+          value, option: "--if-version", minimum: 0, maximum: ValueReader.largestExactInteger)
       }),
     GlobalOptionSpec(
-      spec: .value("--timeout", "SECONDS", "give up waiting for navd after SECONDS (default: 5)", hint: .number),
+      spec: .value(
+        "--timeout", "SECONDS", "give up waiting for navd after SECONDS, above 0 and at most 86400 (default: 5)",
+        hint: .number),
       apply: { flags, value throws(UsageError) in
         let seconds = try ValueReader.number(value, option: "--timeout")
-        guard seconds > 0 else { throw UsageError("--timeout needs a number of seconds above 0, got \"\(value)\"") }
+        guard seconds > 0, seconds <= ValueReader.longestTimeout else {
+          throw UsageError("--timeout needs a number of seconds above 0 and at most 86400, got \"\(value)\"")
+        }
         flags.options.timeout = seconds
       }),
     GlobalOptionSpec(

@@ -39,11 +39,23 @@ public enum ValueReader {
     return value
   }
 
-  /// An integer at least `minimum`.
-  public static func integer(_ text: String, option: String, minimum: Int = Int.min) throws(UsageError) -> Int {
+  /// 2^53: the largest integer a JSON number holds exactly (navd's bound on versions and tags).
+  public static let largestExactInteger = 9_007_199_254_740_992
+
+  /// The longest `--timeout`, in seconds (a day): every accepted value converts to a `Duration`
+  /// in milliseconds without overflow.
+  public static let longestTimeout = 86_400.0
+
+  /// An integer in `minimum…maximum`.
+  public static func integer(
+    _ text: String, option: String, minimum: Int = Int.min, maximum: Int = Int.max
+  ) throws(UsageError) -> Int {
     guard let value = Int(text) else { throw UsageError("\(option) needs a whole number, got \"\(text)\"") }
     guard value >= minimum else {
       throw UsageError("\(option) needs a whole number of at least \(minimum), got \(value)")
+    }
+    guard value <= maximum else {
+      throw UsageError("\(option) needs a whole number of at most \(maximum), got \(value)")
     }
     return value
   }

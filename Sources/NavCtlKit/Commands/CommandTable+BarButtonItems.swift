@@ -80,10 +80,10 @@ extension CommandTable {
     if let tag = try read(
       args, "--tag",
       { text, option throws(UsageError) in
-        try ValueReader.integer(text, option: option)
+        try ValueReader.integer(
+          text, option: option, minimum: -ValueReader.largestExactInteger, maximum: ValueReader.largestExactInteger)
       })
     {
-      guard abs(Double(tag)) <= 9_007_199_254_740_992 else { throw args.error("--tag must be within ±2^53") }
       fields.append(.tag(tag))
     }
     if let style = try read(

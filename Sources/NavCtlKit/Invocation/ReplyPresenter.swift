@@ -44,7 +44,7 @@ public enum ReplyPresenter {
     case .activate(let item, _):
       if json { return PresentedOutput(stdout: line(reply)) }
       let action = reply["action"]?.stringValue.map { "action \($0)" } ?? "no action"
-      let watchers = Int(reply["watchers"]?.numberValue ?? 0)
+      let watchers = wholeNumber(reply["watchers"]) ?? 0
       return PresentedOutput(
         stdout: "activated \(item): \(action), delivered to \(watchers) watcher\(watchers == 1 ? "" : "s")\n")
     case .watchActions:
@@ -116,7 +116,8 @@ public enum ReplyPresenter {
   static func serverInfo(_ reply: JSONValue) -> String {
     var out = ""
     let rows: [(String, String)] = [
-      ("navd version", reply["version"]?.stringValue ?? "?"), ("protocol", LayoutText.number(reply["protocolVersion"])),
+      ("navd version", reply["version"]?.stringValue ?? "?"),
+      ("protocol", reply["protocolVersion"]?.stringValue ?? "?"),
       ("pid", LayoutText.number(reply["pid"])), ("uptime", duration(reply["uptimeSeconds"]?.numberValue ?? 0)),
       ("scenes", LayoutText.number(reply["scenes"])), ("connections", LayoutText.number(reply["connections"])),
       ("subscribers", LayoutText.number(reply["subscribers"])),
@@ -129,7 +130,7 @@ public enum ReplyPresenter {
 
   /// `3d 4h 5m 6s`, leaving out leading zero units.
   static func duration(_ seconds: Double) -> String {
-    var rest = Int(seconds)
+    var rest = wholeNumber(.number(seconds)) ?? 0
     let parts = [(86_400, "d"), (3_600, "h"), (60, "m"), (1, "s")].compactMap { size, unit -> String? in
       let value = rest / size
       rest %= size
@@ -149,5 +150,14 @@ public enum ReplyPresenter {
     return ids.map { $0 + "\n" }.joined()
   }
 
-  static func version(_ reply: JSONValue) -> Int? { reply["version"]?.numberValue.map { Int($0) } }
+  static func version(_ reply: JSONValue) -> Int? { wholeNumber(reply["version"]) }
+
+  /// A reply's number as an `Int`, rounded down; nil when it is missing, not a number, negative
+  /// or beyond 2^53 (a reply never makes navctl trap, whatever navd or an impostor sends).
+  static func wholeNumber(_ json: JSONValue?) -> Int? {
+    guard let value = json?.numberValue, value >= 0, value <= Double(ValueReader.largestExactInteger) else {
+      return nil
+    }
+    return Int(value.rounded(.down))
+  }
 }

@@ -16,6 +16,7 @@ extension BarAppearance {
     return .object(members)
   }
 
+  /// Decodes the document form, naming the failing field under `path`.
   public init(json: JSONValue, path: String) throws(NavError) {
     let reader = try FieldReader(json, path: path)
     try reader.rejectUnknown([
@@ -42,12 +43,14 @@ extension BarAppearance {
 }
 
 extension AppearanceDefaults {
+  /// The document form: both bars, and the default item tint when set.
   public var json: JSONValue {
     var members: [String: JSONValue] = ["navigationBar": navigationBar.json, "toolbar": toolbar.json]
     if let barButtonItemTintColor { members["barButtonItemTintColor"] = .string(barButtonItemTintColor.hex) }
     return .object(members)
   }
 
+  /// Decodes the document form, naming the failing field under `path`.
   public init(json: JSONValue, path: String) throws(NavError) {
     let reader = try FieldReader(json, path: path)
     try reader.rejectUnknown(["navigationBar", "toolbar", "barButtonItemTintColor"])

@@ -20,6 +20,7 @@ extension BarButtonItem {
     "tintColor", "action",
   ]
 
+  /// Decodes the document form, naming the failing field under `path`.
   public init(json: JSONValue, path: String) throws(NavError) {
     let reader = try FieldReader(json, path: path)
     try reader.rejectUnknown(Self.fieldNames)

@@ -1,10 +1,12 @@
 /// Reads one JSON object member by member, remembering its path, so every
 /// error names the exact field (`ops[2].item.title`) and what was expected.
 public struct FieldReader {
+  /// The object's members.
   public let members: [String: JSONValue]
   /// Path of this object from the request root, e.g. `ops[2].item`.
   public let path: String
 
+  /// Reads `value`, which must be an object (else InvalidMutation at `path`).
   public init(_ value: JSONValue, path: String) throws(NavError) {
     guard case .object(let members) = value else {
       throw NavError(.invalidMutation, "expected an object, got \(value.typeName)", field: path.isEmpty ? nil : path)
@@ -13,6 +15,7 @@ public struct FieldReader {
     self.path = path
   }
 
+  /// The request path of member `key`.
   public func fieldPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
   private func typeError(_ key: String, expected: String, got value: JSONValue) -> NavError {
@@ -28,6 +31,7 @@ public struct FieldReader {
     }
   }
 
+  /// Whether the member is present (even as `null`).
   public func has(_ key: String) -> Bool { members[key] != nil }
 
   /// A member that must be present (null counts as missing).
@@ -38,6 +42,7 @@ public struct FieldReader {
     return value
   }
 
+  /// A required string.
   public func string(_ key: String) throws(NavError) -> String {
     let value = try required(key)
     guard case .string(let s) = value else { throw typeError(key, expected: "a string", got: value) }
@@ -51,30 +56,35 @@ public struct FieldReader {
     return s
   }
 
+  /// A bool, `fallback` when absent or null.
   public func bool(_ key: String, default fallback: Bool) throws(NavError) -> Bool {
     guard let value = members[key], !value.isNull else { return fallback }
     guard case .bool(let b) = value else { throw typeError(key, expected: "a boolean", got: value) }
     return b
   }
 
+  /// A required bool.
   public func requiredBool(_ key: String) throws(NavError) -> Bool {
     let value = try required(key)
     guard case .bool(let b) = value else { throw typeError(key, expected: "a boolean", got: value) }
     return b
   }
 
+  /// A bool, nil when absent or null.
   public func optionalBool(_ key: String) throws(NavError) -> Bool? {
     guard let value = members[key], !value.isNull else { return nil }
     guard case .bool(let b) = value else { throw typeError(key, expected: "a boolean or null", got: value) }
     return b
   }
 
+  /// A number, nil when absent or null.
   public func optionalNumber(_ key: String) throws(NavError) -> Double? {
     guard let value = members[key], !value.isNull else { return nil }
     guard case .number(let n) = value else { throw typeError(key, expected: "a number or null", got: value) }
     return n
   }
 
+  /// A required number.
   public func number(_ key: String) throws(NavError) -> Double {
     let value = try required(key)
     guard case .number(let n) = value else { throw typeError(key, expected: "a number", got: value) }
@@ -92,6 +102,7 @@ public struct FieldReader {
     return Int(n)
   }
 
+  /// A required array.
   public func array(_ key: String) throws(NavError) -> [JSONValue] {
     let value = try required(key)
     guard case .array(let a) = value else { throw typeError(key, expected: "an array", got: value) }
@@ -105,6 +116,7 @@ public struct FieldReader {
     return a
   }
 
+  /// An array of strings (empty when absent and `optional`).
   public func strings(_ key: String, optional: Bool = true) throws(NavError) -> [String] {
     let values = optional ? try optionalArray(key) : try array(key)
     var result: [String] = []
@@ -120,10 +132,12 @@ public struct FieldReader {
     return result
   }
 
+  /// A required object, as a reader with its path.
   public func object(_ key: String) throws(NavError) -> FieldReader {
     try FieldReader(try required(key), path: fieldPath(key))
   }
 
+  /// An object, nil when absent or null.
   public func optionalObject(_ key: String) throws(NavError) -> FieldReader? {
     guard let value = members[key], !value.isNull else { return nil }
     return try FieldReader(value, path: fieldPath(key))
@@ -136,6 +150,7 @@ public struct FieldReader {
     return try Self.enumCase(raw, type, field: fieldPath(key))
   }
 
+  /// A case of a string enum, nil when absent or null; an unknown value lists the accepted ones.
   public func optionalEnumeration<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(NavError)
     -> E?
   where E.RawValue == String {
@@ -154,6 +169,7 @@ public struct FieldReader {
     return value
   }
 
+  /// A colour (R68), nil when absent or null.
   public func optionalColor(_ key: String) throws(NavError) -> Color? {
     guard let raw = try optionalString(key) else { return nil }
     guard let color = Color(hex: raw) else {

@@ -1,4 +1,5 @@
 extension ImageRef {
+  /// The document form: `name`, `opaque`, and the size when set.
   public var json: JSONValue {
     var members: [String: JSONValue] = ["name": .string(name), "opaque": .bool(opaque)]
     if let width { members["width"] = .number(width) }
@@ -6,6 +7,7 @@ extension ImageRef {
     return .object(members)
   }
 
+  /// Decodes the document form, naming the failing field under `path`.
   public init(json: JSONValue, path: String) throws(NavError) {
     let reader = try FieldReader(json, path: path)
     try reader.rejectUnknown(["name", "opaque", "width", "height"])
@@ -16,10 +18,12 @@ extension ImageRef {
 }
 
 extension CustomView {
+  /// The document form: `name`, `width`, `height`.
   public var json: JSONValue {
     ["name": .string(name), "width": .number(width), "height": .number(height)]
   }
 
+  /// Decodes the document form, naming the failing field under `path`.
   public init(json: JSONValue, path: String) throws(NavError) {
     let reader = try FieldReader(json, path: path)
     try reader.rejectUnknown(["name", "width", "height"])
@@ -30,6 +34,7 @@ extension CustomView {
 }
 
 extension TitleTextAttributes {
+  /// The document form: each attribute when set.
   public var json: JSONValue {
     var members: [String: JSONValue] = [:]
     if let font { members["font"] = .string(font) }
@@ -38,6 +43,7 @@ extension TitleTextAttributes {
     return .object(members)
   }
 
+  /// Decodes the document form, naming the failing field under `path`.
   public init(json: JSONValue, path: String) throws(NavError) {
     let reader = try FieldReader(json, path: path)
     try reader.rejectUnknown(["font", "size", "color"])
@@ -48,11 +54,13 @@ extension TitleTextAttributes {
 }
 
 extension FieldReader {
+  /// An image, nil when absent or null.
   public func optionalImage(_ key: String) throws(NavError) -> ImageRef? {
     guard let value = members[key], !value.isNull else { return nil }
     return try ImageRef(json: value, path: fieldPath(key))
   }
 
+  /// A custom view, nil when absent or null.
   public func optionalCustomView(_ key: String) throws(NavError) -> CustomView? {
     guard let value = members[key], !value.isNull else { return nil }
     return try CustomView(json: value, path: fieldPath(key))

@@ -19,6 +19,7 @@ extension NavigationItem {
     "leftBarButtonItems", "rightBarButtonItems",
   ]
 
+  /// Decodes the document form, naming the failing field under `path`.
   public init(json: JSONValue, path: String) throws(NavError) {
     let reader = try FieldReader(json, path: path)
     try reader.rejectUnknown(Self.fieldNames)

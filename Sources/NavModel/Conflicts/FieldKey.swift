@@ -12,9 +12,12 @@ public struct FieldKey: Sendable, Hashable, Comparable, CustomStringConvertible 
     case scene
   }
 
+  /// The item or bar the field belongs to.
   public var target: Target
+  /// The field's name within its target (`title`, `items`, `backgroundImage/top/default`).
   public var field: String
 
+  /// The key of `field` of `target`.
   public init(_ target: Target, _ field: String) {
     self.target = target
     self.field = field
@@ -31,6 +34,7 @@ public struct FieldKey: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
   }
 
+  /// Keys sort by their text, so reports list them in a stable order.
   public static func < (lhs: FieldKey, rhs: FieldKey) -> Bool { lhs.description < rhs.description }
 
   /// The field's current value in `state` as it appears in the state document (null when unset or gone).
@@ -83,10 +87,14 @@ public struct FieldKey: Sendable, Hashable, Comparable, CustomStringConvertible 
 /// creation of its target, by someone else; an edit never conflicts
 /// (CONFLICTS.md §4).
 public struct FieldAccesses: Sendable, Hashable {
+  /// Fields whose whole value the op replaces.
   public var writes: [FieldKey] = []
+  /// Arrays the op changes one element of, by id.
   public var edits: [FieldKey] = []
+  /// Items the op gives all their values to (push, setStack, define).
   public var creations: [FieldKey.Target] = []
 
+  /// An op's accesses; each list defaults to empty.
   public init(writes: [FieldKey] = [], edits: [FieldKey] = [], creations: [FieldKey.Target] = []) {
     self.writes = writes
     self.edits = edits

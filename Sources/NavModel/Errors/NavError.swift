@@ -26,6 +26,7 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
     case itemNotActivatable = "ItemNotActivatable"
   }
 
+  /// The error's kind; maps 1:1 to an `io.navd.` Varlink error name.
   public var code: Code
   /// What was wrong, in one sentence a person can act on.
   public var message: String
@@ -35,12 +36,14 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
   public var value: String?
   /// For `limitExceeded`: the limit's name and its maximum.
   public var limit: String?
+  /// For `limitExceeded`: the limit's value.
   public var max: Int?
   /// The index of the op in its mutation that failed.
   public var opIndex: Int?
   /// Further parameters for the Varlink error (a conflict's current version and values).
   public var extra: [String: JSONValue] = [:]
 
+  /// Creates an error; `extra` adds Varlink parameters beyond the common ones.
   public init(
     _ code: Code, _ message: String, field: String? = nil, value: String? = nil, limit: String? = nil,
     max: Int? = nil, opIndex: Int? = nil, extra: [String: JSONValue] = [:]
@@ -58,6 +61,7 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The fully qualified Varlink error name.
   public var varlinkName: String { "io.navd.\(code.rawValue)" }
 
+  /// `Code: message (field …)`, for logs and tests.
   public var description: String {
     var parts = ["\(code.rawValue): \(message)"]
     if let opIndex { parts.append("op \(opIndex)") }

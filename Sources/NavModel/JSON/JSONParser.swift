@@ -7,14 +7,18 @@
 public struct JSONParser {
   /// Why a document was rejected, and where (byte offset from the start).
   public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    /// Byte offset of the problem in the input.
     public var offset: Int
+    /// What was wrong there.
     public var reason: String
+    /// `invalid JSON at byte N: reason`.
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
   }
 
   /// Documents nested deeper than this are rejected before any recursion can blow the stack.
   public static let defaultMaxDepth = 64
 
+  /// Parses one JSON value from UTF-8 bytes, rejecting everything listed above.
   public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(Error) -> JSONValue
   {
     let array = Array(bytes)
@@ -28,6 +32,7 @@ public struct JSONParser {
     }
   }
 
+  /// Parses one JSON value from a string.
   public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(Error) -> JSONValue {
     try parse(Array(text.utf8), maxDepth: maxDepth)
   }

@@ -19,31 +19,37 @@ extension JSONValue {
     return nil
   }
 
+  /// The string, if this is one.
   public var stringValue: String? {
     if case .string(let s) = self { return s }
     return nil
   }
 
+  /// The bool, if this is one.
   public var boolValue: Bool? {
     if case .bool(let b) = self { return b }
     return nil
   }
 
+  /// The number, if this is one.
   public var numberValue: Double? {
     if case .number(let n) = self { return n }
     return nil
   }
 
+  /// The elements, if this is an array.
   public var arrayValue: [JSONValue]? {
     if case .array(let a) = self { return a }
     return nil
   }
 
+  /// The members, if this is an object.
   public var objectValue: [String: JSONValue]? {
     if case .object(let o) = self { return o }
     return nil
   }
 
+  /// Whether this is `null`.
   public var isNull: Bool {
     if case .null = self { return true }
     return false
@@ -66,12 +72,19 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
   ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
   ExpressibleByDictionaryLiteral
 {
+  /// `nil` is JSON `null`.
   public init(nilLiteral: ()) { self = .null }
+  /// A bool literal.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
+  /// An integer literal, as a JSON number.
   public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  /// A floating-point literal.
   public init(floatLiteral value: Double) { self = .number(value) }
+  /// A string literal.
   public init(stringLiteral value: String) { self = .string(value) }
+  /// An array literal.
   public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  /// A dictionary literal, as an object (a later duplicate key wins).
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
   }

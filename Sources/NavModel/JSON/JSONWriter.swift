@@ -2,6 +2,7 @@
 ///
 /// Integral numbers within ±2^53 print without a fraction (`3`, not `3.0`).
 public enum JSONWriter {
+  /// The value as compact UTF-8 JSON (object keys sorted).
   public static func bytes(_ value: JSONValue) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(256)
@@ -9,10 +10,12 @@ public enum JSONWriter {
     return out
   }
 
+  /// The value as a compact JSON string.
   public static func string(_ value: JSONValue) -> String {
     String(decoding: bytes(value), as: UTF8.self)
   }
 
+  /// Appends the value's JSON to `out`.
   public static func write(_ value: JSONValue, into out: inout [UInt8]) {
     switch value {
     case .null: out.append(contentsOf: "null".utf8)
@@ -51,6 +54,7 @@ public enum JSONWriter {
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
+  /// Appends `s` as a quoted, escaped JSON string.
   public static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     for byte in s.utf8 {

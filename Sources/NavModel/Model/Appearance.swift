@@ -15,10 +15,14 @@ public enum BarMetrics: String, Sendable, Hashable, CaseIterable {
 
 /// A background image for one (position, metrics) pair.
 public struct BackgroundImage: Sendable, Hashable {
+  /// The bar position the image is for (R51).
   public var position: BarPosition
+  /// The bar metrics the image is for (R50).
   public var metrics: BarMetrics
+  /// The image itself.
   public var image: ImageRef
 
+  /// An entry for one (position, metrics) pair.
   public init(position: BarPosition, metrics: BarMetrics, image: ImageRef) {
     self.position = position
     self.metrics = metrics
@@ -29,17 +33,22 @@ public struct BackgroundImage: Sendable, Hashable {
 /// A bar's appearance. Every field is optional: unset means "inherit from the
 /// appearance defaults, then the system default" (UIKit's appearance proxy).
 public struct BarAppearance: Sendable, Hashable {
+  /// Light or dark bar (R49); nil inherits.
   public var barStyle: BarStyle?
+  /// Tint of the bar's items (R56); nil inherits.
   public var tintColor: Color?
+  /// The bar's background colour (R53); nil inherits.
   public var barTintColor: Color?
   /// nil: unset, so translucency follows the background image (SEMANTICS "Appearance").
   public var translucent: Bool?
   /// At most one entry per (position, metrics), kept sorted by them.
   public var backgroundImages: [BackgroundImage]
+  /// Replaces the hairline under the bar, shown only with a background image (R55).
   public var shadowImage: ImageRef?
   /// Navigation bar only; ignored on the toolbar.
   public var titleTextAttributes: TitleTextAttributes?
 
+  /// An appearance; every field defaults to unset (inherit).
   public init(
     barStyle: BarStyle? = nil, tintColor: Color? = nil, barTintColor: Color? = nil, translucent: Bool? = nil,
     backgroundImages: [BackgroundImage] = [], shadowImage: ImageRef? = nil,
@@ -75,11 +84,14 @@ public struct BarAppearance: Sendable, Hashable {
 
 /// The scene's appearance proxy: values every bar and item uses unless it sets its own.
 public struct AppearanceDefaults: Sendable, Hashable {
+  /// Defaults for the navigation bar (`defaultNavigationBar`).
   public var navigationBar: BarAppearance
+  /// Defaults for the toolbar (`defaultToolbar`).
   public var toolbar: BarAppearance
   /// Tint for every bar button item that sets none (UIBarButtonItem.appearance()).
   public var barButtonItemTintColor: Color?
 
+  /// Defaults that set nothing, unless given.
   public init(
     navigationBar: BarAppearance = BarAppearance(), toolbar: BarAppearance = BarAppearance(),
     barButtonItemTintColor: Color? = nil

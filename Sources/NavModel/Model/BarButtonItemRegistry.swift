@@ -1,14 +1,18 @@
 /// The scene's bar button items by id, in definition order, with O(1) lookup.
 public struct BarButtonItemRegistry: Sendable, Hashable {
+  /// The items, in the order they were defined.
   public private(set) var items: [BarButtonItem] = []
   private var indexByID: [String: Int] = [:]
 
+  /// A registry holding `items` (ids must be unique).
   public init(_ items: [BarButtonItem] = []) {
     for item in items { insert(item) }
   }
 
+  /// How many items the scene defines.
   public var count: Int { items.count }
 
+  /// The item with this id, if defined; setting nil deletes it.
   public subscript(id: String) -> BarButtonItem? {
     get { indexByID[id].map { items[$0] } }
     set {
@@ -22,6 +26,7 @@ public struct BarButtonItemRegistry: Sendable, Hashable {
     }
   }
 
+  /// Whether an item with this id is defined.
   public func contains(_ id: String) -> Bool { indexByID[id] != nil }
 
   private mutating func insert(_ item: BarButtonItem) {

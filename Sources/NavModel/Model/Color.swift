@@ -1,10 +1,15 @@
 /// An sRGB colour with alpha, written `#RRGGBB` or `#RRGGBBAA` (hex, either case).
 public struct Color: Sendable, Hashable, CustomStringConvertible {
+  /// Red channel, 0…255.
   public var red: UInt8
+  /// Green channel, 0…255.
   public var green: UInt8
+  /// Blue channel, 0…255.
   public var blue: UInt8
+  /// Alpha channel, 0…255 (255 opaque).
   public var alpha: UInt8
 
+  /// A colour from its channels; opaque unless `alpha` says otherwise.
   public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
     self.red = red
     self.green = green
@@ -47,9 +52,13 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
     return text
   }
 
+  /// The canonical hex form (R68).
   public var description: String { hex }
 
+  /// The system tint when nothing sets one (`#007AFF`, R56).
   public static let systemBlue = Color(red: 0x00, green: 0x7A, blue: 0xFF)
+  /// Opaque black, the `black` bar style's base (R53).
   public static let black = Color(red: 0, green: 0, blue: 0)
+  /// Opaque white, the default bar style's base (R53).
   public static let white = Color(red: 255, green: 255, blue: 255)
 }

@@ -1,10 +1,13 @@
 /// The result of applying ops: the new state and what happened.
 public struct AppliedMutation: Sendable, Hashable {
+  /// The scene after the ops.
   public var state: SceneState
+  /// Push, pop and setStack events, in op order (R61).
   public var events: [SceneEvent]
   /// True when any op that carries the flag has it set (SEMANTICS R14).
   public var animated: Bool
 
+  /// A result of applying ops.
   public init(state: SceneState, events: [SceneEvent], animated: Bool) {
     self.state = state
     self.events = events

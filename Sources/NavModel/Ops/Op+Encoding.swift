@@ -1,5 +1,6 @@
 /// Writing ops in their wire form; `Op(json:path:)` reads them back unchanged.
 extension Op {
+  /// The op as the wire writes it (`{"op": …}`), the inverse of `Op(json:)`.
   public var json: JSONValue {
     var m: [String: JSONValue] = ["op": .string(name)]
     func optional(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }

@@ -88,6 +88,7 @@ public enum BarButtonItemField: Sendable, Hashable {
   case tintColor(Color?)
   case action(String?)
 
+  /// The property's name in the document and in conflict keys.
   public var name: String {
     switch self {
     case .systemItem: "systemItem"

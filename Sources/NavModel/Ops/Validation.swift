@@ -1,8 +1,10 @@
 /// Checks values against the rules and limits of SEMANTICS.md ("Limits").
 /// Every failure names the field, the value and the limit.
 public struct Validation: Sendable {
+  /// The limits values are checked against.
   public var limits: ModelLimits
 
+  /// Checks against `limits` (the documented ones by default).
   public init(limits: ModelLimits = .default) { self.limits = limits }
 
   /// Ids: 1…`idMaxLength` characters of `[A-Za-z0-9._-]`, starting with a letter or digit.
@@ -70,6 +72,7 @@ public struct Validation: Sendable {
     }
   }
 
+  /// A count of entries at most `max`, else LimitExceeded naming `name`.
   public func count(_ count: Int, limit name: String, max: Int, field: String) throws(NavError) {
     guard count <= max else {
       throw NavError(
@@ -78,6 +81,7 @@ public struct Validation: Sendable {
     }
   }
 
+  /// An image's name and size.
   public func image(_ image: ImageRef?, field: String) throws(NavError) {
     guard let image else { return }
     try name(image.name, field: "\(field).name")
@@ -85,6 +89,7 @@ public struct Validation: Sendable {
     try length(image.height, field: "\(field).height")
   }
 
+  /// A custom view's name and size.
   public func customView(_ view: CustomView?, field: String) throws(NavError) {
     guard let view else { return }
     try name(view.name, field: "\(field).name")
@@ -92,6 +97,7 @@ public struct Validation: Sendable {
     try length(view.height, field: "\(field).height")
   }
 
+  /// A tag within ±2^53 (exact in a JSON number), else InvalidMutation.
   public func tag(_ tag: Int, field: String) throws(NavError) {
     // Compare as integers: Double(2^53 + 1) rounds to 2^53 and would pass.
     let max = UInt(exactly: limits.maxTagMagnitude.rounded(.down)) ?? (limits.maxTagMagnitude > 0 ? .max : 0)
@@ -155,6 +161,7 @@ public struct Validation: Sendable {
     }
   }
 
+  /// An appearance's images and text attributes.
   public func appearance(_ appearance: BarAppearance, field: String) throws(NavError) {
     for entry in appearance.backgroundImages { try image(entry.image, field: "\(field).backgroundImages") }
     try image(appearance.shadowImage, field: "\(field).shadowImage")
