@@ -25,8 +25,16 @@ public enum DocumentView: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Subscribers that share a view of one scene, and that view's current document.
+/// Subscribers that share a view of one scene, and that view's current
+/// document: each version is resolved, diffed and encoded once per group.
 struct SubscriptionGroup: Sendable {
-  var document: JSONValue
+  var current: VersionedDocument
   var subscribers: [UInt64: Subscriber] = [:]
+  /// The snapshot frame of `current`, encoded by the first subscriber that
+  /// needs it and shared by the others until the next version.
+  var snapshot: [UInt8]?
+
+  init(version: UInt64, document: JSONValue) {
+    current = VersionedDocument(version: version, document: document)
+  }
 }

@@ -13,6 +13,10 @@ public struct EngineConfiguration: Sendable {
   public var subscriberQueueBytes = 1 << 20
   /// A subscriber with updates pending that has not read any for this long is disconnected.
   public var subscriberStallSeconds = 60.0
+  /// How much document work a `Subscribe` with `sinceVersion` may cost before
+  /// navd sends a snapshot instead: versions to replay × bytes of the view's
+  /// encoded document (PROTOCOL.md §6, "Resuming").
+  public var resumeBudgetBytes = 8 << 20
   /// Subscribers per scene.
   public var maxSubscribersPerScene = 4096
 

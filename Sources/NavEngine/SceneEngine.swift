@@ -24,7 +24,6 @@ public actor SceneEngine {
   var memory: MutationMemory
   var groups: [DocumentView: SubscriptionGroup] = [:]
   var actionWatchers: [UInt64: Subscriber] = [:]
-  var subscriberCount = 0
 
   typealias Waiter = CheckedContinuation<Result<MutationOutcome, NavError>, Never>
   private var pending: [(MutationRequest, Waiter)] = []
@@ -136,7 +135,7 @@ public actor SceneEngine {
 
 extension SceneEngine {
   /// Subscribers and action watchers, for server statistics.
-  public var subscriberTotal: Int { subscriberCount + actionWatchers.count }
+  public var subscriberTotal: Int { subscriberCount + watcherCount }
 
   /// The version and subscriber count, for `ListScenes`.
   public var summary: (version: UInt64, subscribers: Int) { (version, subscriberTotal) }

@@ -232,9 +232,7 @@ public final class NavdService: CallHandler {
     Subscriber(
       id: nextSubscriberID.wrappingAdd(1, ordering: .relaxed).oldValue,
       queueLimit: engine.configuration.subscriberQueueBytes,
-      stallSeconds: engine.configuration.subscriberStallSeconds,
       frame: SubscriberSource.frame,
-      wake: { context.sourceHasData() },
-      disconnect: { reason in context.close(reason: reason) })
+      wake: { context.sourceHasData() })
   }
 }

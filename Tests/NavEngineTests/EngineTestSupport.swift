@@ -32,38 +32,6 @@ final class RecordingStore: SceneStore {
   var groups: [[CommitRecord]] { state.withLock { $0.groups } }
 }
 
-/// A subscriber whose frames the test pulls and decodes, as a connection would.
-final class TestSubscriber: Sendable {
-  /// What the subscriber told its connection: wake-ups and a disconnect reason.
-  final class Signals: Sendable {
-    let wakes = Atomic<Int>(0)
-    let disconnectReason = Mutex<String?>(nil)
-  }
-
-  let subscriber: Subscriber
-  let signals = Signals()
-
-  init(id: UInt64, queueLimit: Int = 1 << 20, stallSeconds: Double = 60) {
-    let signals = self.signals
-    subscriber = Subscriber(
-      id: id, queueLimit: queueLimit, stallSeconds: stallSeconds,
-      frame: { parameters, out in
-        out.append(contentsOf: parameters)
-        out.append(0)
-      },
-      wake: { signals.wakes.add(1, ordering: .relaxed) },
-      disconnect: { reason in signals.disconnectReason.withLock { $0 = reason } })
-  }
-
-  /// Everything pending, as decoded reply parameters.
-  func pull() throws -> [JSONValue] {
-    let bytes = subscriber.pull()
-    return try bytes.split(separator: 0, omittingEmptySubsequences: true).map { try JSONParser.parse($0) }
-  }
-
-  var disconnectReason: String? { signals.disconnectReason.withLock { $0 } }
-}
-
 /// Ops and states the engine tests share.
 enum Sample {
   static func item(_ id: String, title: String? = nil) -> NavigationItem { NavigationItem(id: id, title: title ?? id) }

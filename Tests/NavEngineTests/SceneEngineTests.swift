@@ -149,22 +149,6 @@ struct SceneEngineTests {
     #expect(document == (await scene.snapshot()).state.json)
   }
 
-  @Test("A subscriber that does not read for the stall limit is disconnected with a reason")
-  func stalledSubscriberDisconnected() async throws {
-    let clock = ManualClock()
-    let scene = makeScene(clock: clock) { $0.subscriberStallSeconds = 60 }
-    let stalled = TestSubscriber(id: 1)
-    let reader = TestSubscriber(id: 2)
-    try await scene.subscribe(stalled.subscriber, view: .state, sinceVersion: nil)
-    try await scene.subscribe(reader.subscriber, view: .state, sinceVersion: nil)
-    _ = try reader.pull()
-    clock.advance(61)
-    try await scene.commit(Sample.request([Sample.button("b")]))
-    #expect(stalled.disconnectReason?.contains("did not read") == true)
-    #expect(stalled.subscriber.isClosed)
-    #expect(try reader.pull().count == 1)
-  }
-
   @Test("I1 a retried mutationId returns the original result and applies nothing")
   func idempotentRetry() async throws {
     let scene = makeScene()

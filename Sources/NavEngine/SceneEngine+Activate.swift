@@ -1,0 +1,77 @@
+import NavModel
+
+/// Activations: watchers (`WatchActions`) get each one as an `activation`
+/// frame, subscribers as an `events` frame at the current version.
+extension SceneEngine {
+  /// Adds a watcher of activations (`WatchActions`); its first frame,
+  /// `watching`, tells the client the watch is registered.
+  public func watchActions(_ watcher: Subscriber) {
+    guard watcher.watching(scene: name, first: StreamFrames.watching(scene: name, version: version)) else { return }
+    actionWatchers[watcher.id] = watcher
+    let id = watcher.id
+    watcher.setCancelHook { [weak self] in
+      Task { await self?.removeWatcher(id) }
+    }
+  }
+
+  func removeWatcher(_ id: UInt64) { actionWatchers[id] = nil }
+
+  /// A front end activates an item: it must be shown (with the `metrics` it drew) and enabled.
+  /// `watchers` is how many watchers queued the action (a watcher whose queue is
+  /// full drops it and is told later); subscribers get an `events` frame.
+  public func activate(_ itemId: String, metrics: LayoutMetrics = .defaults) throws(NavError) -> (
+    action: String?, watchers: Int
+  ) {
+    guard let item = state.barButtonItems[itemId] else {
+      throw NavError(.itemNotFound, "no bar button item \"\(itemId)\"", field: "item", value: itemId)
+    }
+    let layout = LayoutResolver.resolve(state, metrics: metrics)
+    guard layout.isActivatable(itemId) else {
+      throw NavError(
+        .itemNotActivatable,
+        "bar button item \"\(itemId)\" is not shown and enabled\(metrics.width.map { " at width \($0)" } ?? ""), so it cannot be activated",
+        field: "item", value: itemId)
+    }
+    let activation = StreamFrames.activation(
+      scene: name, item: itemId, action: item.action, tag: item.tag, version: version)
+    var queued = 0
+    for (id, watcher) in actionWatchers {
+      switch watcher.activationPublished(activation, version: version) {
+      case .queued: queued += 1
+      case .dropped: break
+      case .closed: actionWatchers[id] = nil
+      }
+    }
+    let events = StreamFrames.events(
+      version: version, events: [.activate(item: itemId, action: item.action, tag: item.tag)])
+    for (view, group) in groups {
+      for (id, subscriber) in group.subscribers where !subscriber.eventsPublished(events) {
+        unsubscribe(id, view: view)
+      }
+    }
+    return (item.action, queued)
+  }
+}
+
+extension SceneEngine {
+  /// The reserved item name for the back button in `Activate` (ids start with a letter or digit).
+  public static let backButtonItem = "@back"
+
+  /// Activating the back button pops the top item (SEMANTICS R60): allowed
+  /// only while the back button is shown and enabled on a visible bar. The pop
+  /// expects the top the front end saw (`expectTop`, else the current top), so
+  /// a front end never pops a screen it did not show.
+  public func activateBack(metrics: LayoutMetrics = .defaults, expectTop: String?, client: String) async -> Result<
+    MutationOutcome, NavError
+  > {
+    let layout = LayoutResolver.resolve(state, metrics: metrics)
+    guard !layout.navigationBar.hidden, let back = layout.navigationBar.backButton, back.enabled else {
+      return .failure(
+        NavError(
+          .itemNotActivatable, "the back button is not shown and enabled, so it cannot be activated", field: "item",
+          value: Self.backButtonItem))
+    }
+    let top = expectTop ?? layout.navigationBar.topItem
+    return await mutate(MutationRequest(ops: [.pop(expectTop: top, animated: true)], client: client))
+  }
+}

@@ -1,0 +1,117 @@
+import NavModel
+import Synchronization
+
+/// One stream to one client (`Subscribe` or `WatchActions`): its
+/// `SubscriberQueue` behind a lock, shared by its two users.
+///
+/// The engine publishes into it from its actor; the connection pulls from
+/// the event loop whenever its socket can take more, and cancels it when the
+/// client goes away. Each decides under the lock and acts after it: wakes
+/// the connection, frames bytes, and computes a coalesced diff (the only
+/// diff made per subscriber) outside the lock.
+///
+/// Stalls are not detected here: a connection whose output does not drain
+/// is closed by the server's loop timer, which cancels this stream.
+public final class Subscriber: Sendable {
+  /// Unique for the life of the process.
+  public let id: UInt64
+  private let queue: Mutex<SubscriberQueue>
+  /// Wraps encoded parameters into a streaming reply frame (the wire's business, not the engine's).
+  private let frame: @Sendable (_ parameters: [UInt8], _ into: inout [UInt8]) -> Void
+  private let wake: @Sendable () -> Void
+  private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+  /// `queueLimit`: bytes of pending frames past which updates are coalesced
+  /// (subscribers) or activations refused (watchers).
+  public init(
+    id: UInt64, queueLimit: Int, frame: @escaping @Sendable ([UInt8], inout [UInt8]) -> Void,
+    wake: @escaping @Sendable () -> Void
+  ) {
+    self.id = id
+    self.queue = Mutex(SubscriberQueue(limit: queueLimit))
+    self.frame = frame
+    self.wake = wake
+    self.onCancel = Mutex(nil)
+  }
+
+  /// Everything pending, framed, in one buffer; called by the connection when it can write.
+  public func pull() -> [UInt8] {
+    let action = queue.withLock { $0.pulled() }
+    var out: [UInt8] = []
+    switch action {
+    case .nothing: break
+    case .send(let frames): append(frames, to: &out)
+    case .coalesce(let frames, let from, let to):
+      append(frames, to: &out)
+      frame(StreamFrames.coalesced(from: from, to: to), &out)
+    case .reportDropped(let frames, let scene, let count, let version):
+      append(frames, to: &out)
+      frame(StreamFrames.dropped(scene: scene, count: count, version: version), &out)
+    }
+    return out
+  }
+
+  /// The client went away: release the queue and tell the engine to forget it.
+  public func cancel() {
+    _ = queue.withLock { $0.cancelled() }
+    let hook = onCancel.withLock { hook in
+      defer { hook = nil }
+      return hook
+    }
+    hook?()
+  }
+
+  /// Whether the stream was cancelled.
+  public var isClosed: Bool { queue.withLock { $0.isClosed } }
+
+  /// How many times this subscriber's updates were coalesced (tests, statistics).
+  public var coalescedCount: Int { queue.withLock { $0.coalescedCount } }
+
+  /// Bytes of frames waiting to be pulled (tests: the queue bound).
+  public var pendingBytes: Int { queue.withLock { $0.pendingBytes } }
+
+  private func append(_ frames: [[UInt8]], to out: inout [UInt8]) {
+    out.reserveCapacity(frames.reduce(0) { $0 + $1.count + 40 })
+    for parameters in frames { frame(parameters, &out) }
+  }
+}
+
+/// The engine's side: every method returns false once the stream is closed,
+/// so the caller forgets it at once.
+extension Subscriber {
+  func subscribed(first: [[UInt8]], base: VersionedDocument) -> Bool {
+    perform(queue.withLock { $0.subscribed(first: first, base: base) })
+  }
+
+  func watching(scene: String, first: [UInt8]) -> Bool {
+    perform(queue.withLock { $0.watching(scene: scene, first: first) })
+  }
+
+  func updatePublished(_ update: [UInt8], newest: VersionedDocument) -> Bool {
+    perform(queue.withLock { $0.updatePublished(update, newest: newest) })
+  }
+
+  func eventsPublished(_ frame: [UInt8]) -> Bool {
+    perform(queue.withLock { $0.eventsPublished(frame) })
+  }
+
+  func activationPublished(_ frame: [UInt8], version: UInt64) -> SubscriberQueue.Delivery {
+    let (delivery, action) = queue.withLock { $0.activationPublished(frame, version: version) }
+    _ = perform(action)
+    return delivery
+  }
+
+  func setCancelHook(_ hook: @escaping @Sendable () -> Void) {
+    onCancel.withLock { $0 = hook }
+  }
+
+  private func perform(_ action: SubscriberQueue.Action) -> Bool {
+    switch action {
+    case .none: return true
+    case .wake:
+      wake()
+      return true
+    case .remove: return false
+    }
+  }
+}
