@@ -43,7 +43,12 @@ struct ActionWatcher: StreamReducer {
     VarlinkCall(method: NavMethod.watchActions.qualifiedName, parameters: ["scene": .string(scene)], more: true)
   }
 
+  /// `watching` (the watch is registered) and `dropped` (activations navd could not
+  /// queue while this watcher was not reading) carry no activation.
   func received(_ reply: VarlinkReply) throws(NavClientError) -> StreamStep<Activation> {
-    .yield(try Activation(reply.parameters))
+    switch reply.parameters["kind"]?.stringValue {
+    case "watching", "dropped": .skip
+    default: .yield(try Activation(reply.parameters))
+    }
   }
 }

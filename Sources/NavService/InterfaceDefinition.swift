@@ -135,14 +135,21 @@ public let navdInterfaceDefinition = #"""
     clientId: ?string
   ) -> (action: ?string, watchers: int, version: ?int)
 
-  # Streams every activation in the scene: {scene, item, action, tag, version}.
+  # Streams the scene's activations. The first reply, kind "watching", says the
+  # watch is registered (version: the scene's). Then one reply per activation,
+  # kind "activation", with item, action and tag. A watcher that does not read
+  # keeps at most its queue limit of activations; the ones refused meanwhile are
+  # reported, where they would have been, by one reply of kind "dropped" whose
+  # dropped is how many were lost (version: the last one's).
   # [Requires 'more' flag]
   method WatchActions(scene: string) -> (
+    kind: (watching, activation, dropped),
     scene: string,
-    item: string,
+    item: ?string,
     action: ?string,
-    tag: int,
-    version: int
+    tag: ?int,
+    version: int,
+    dropped: ?int
   )
 
   # A bar button item or navigation item id that does not exist where the op

@@ -6,11 +6,15 @@ import Testing
 
 @Suite("actions() and replies() over a fake navd")
 struct StreamsTests {
-  @Test("WatchActions replies become Activations")
+  @Test("WatchActions replies become Activations; watching and dropped frames are skipped")
   func actions() async throws {
     let server = try FakeVarlinkServer { _ in
       [
-        .reply(["scene": "main", "item": "done", "action": "save", "tag": 3, "version": 9], continues: true),
+        .reply(["kind": "watching", "scene": "main", "version": 9], continues: true),
+        .reply(
+          ["kind": "activation", "scene": "main", "item": "done", "action": "save", "tag": 3, "version": 9],
+          continues: true),
+        .reply(["kind": "dropped", "scene": "main", "dropped": 4, "version": 9], continues: true),
         .reply(["scene": "main", "item": "back", "action": nil, "tag": 0, "version": 9], continues: true),
       ]
     }

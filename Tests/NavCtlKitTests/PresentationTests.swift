@@ -161,6 +161,10 @@ struct PresentationTests {
     let event: JSONValue = ["scene": "main", "item": "compose", "action": "new", "tag": 0, "version": 9]
     #expect(ReplyPresenter.activation(event, json: false) == "compose  action new  tag 0  version 9\n")
     #expect(ReplyPresenter.activation(event, json: true) == JSONWriter.string(event) + "\n")
+    let watching: JSONValue = ["kind": "watching", "scene": "main", "version": 9]
+    #expect(ReplyPresenter.activation(watching, json: false) == "watching main from version 9\n")
+    let dropped: JSONValue = ["kind": "dropped", "scene": "main", "dropped": 3, "version": 9]
+    #expect(ReplyPresenter.activation(dropped, json: false) == "dropped 3 activations of main (not read in time)\n")
     let stateReply: JSONValue = ["version": 1, "state": try Support.scene(["item a", "push X --id x"]).json]
     #expect(ReplyPresenter.ids(fromStateReply: stateReply, kind: .navigation) == "x\n")
     #expect(ReplyPresenter.ids(fromStateReply: stateReply, kind: .bar) == "a\n")

@@ -159,8 +159,10 @@ struct NavdServiceTests {
     let (_, answer) = await call(service, "Activate", ["scene": "main", "item": "compose"])
     #expect(answer == .reply(["action": "mail.compose", "watchers": 1]))
     let actions = try watcher.pullStream()
-    #expect(actions.first?["action"] == "mail.compose")
-    #expect(actions.first?["item"] == "compose")
+    #expect(actions.first == ["kind": "watching", "scene": "main", "version": 1], "§3 WatchActions: registered")
+    #expect(actions.last?["kind"] == "activation")
+    #expect(actions.last?["action"] == "mail.compose")
+    #expect(actions.last?["item"] == "compose")
     // R59: subscribers hear it as an events reply, with no version change and no patch.
     #expect(
       try subscription.pullStream() == [

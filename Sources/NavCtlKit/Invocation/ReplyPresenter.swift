@@ -74,6 +74,13 @@ public enum ReplyPresenter {
   /// One `WatchActions` reply: `compose  action new-message  tag 0  version 12`.
   public static func activation(_ reply: JSONValue, json: Bool) -> String {
     if json { return line(reply) }
+    let scene = DisplayWidth.sanitize(reply["scene"]?.stringValue ?? "?")
+    switch reply["kind"]?.stringValue {
+    case "watching": return "watching \(scene) from version \(LayoutText.number(reply["version"]))\n"
+    case "dropped":
+      return "dropped \(LayoutText.number(reply["dropped"])) activations of \(scene) (not read in time)\n"
+    default: break
+    }
     var text = DisplayWidth.sanitize(reply["item"]?.stringValue ?? "?")
     text += "  " + (reply["action"]?.stringValue.map { "action \(DisplayWidth.sanitize($0))" } ?? "no action")
     text += "  tag \(LayoutText.number(reply["tag"]))  version \(LayoutText.number(reply["version"]))"
