@@ -6,8 +6,6 @@ shown (hidden bar, overflowed, not on the top item), disabled, or spaces are
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from navd_fixture import VarlinkError
@@ -41,18 +39,6 @@ def scene(navd, fresh_scene):
     return fresh_scene
 
 
-def wait_for_subscribers(connection, scene: str, count: int) -> None:
-    """Waits (bounded, 5 s) until ListScenes counts `count` streams on the scene: a watcher has
-    no first reply, so this is how a test knows navd registered it (PROTOCOL §9.19)."""
-    deadline = time.monotonic() + 5
-    while True:
-        scenes = {s["name"]: s for s in connection.call("io.navd.ListScenes")["scenes"]}
-        if scenes[scene]["subscribers"] >= count:
-            return
-        assert time.monotonic() < deadline, scenes[scene]
-        time.sleep(0.02)
-
-
 def state_of(navd, scene):
     with navd.connect() as connection:
         return connection.call("io.navd.GetState", {"scene": scene})
@@ -68,10 +54,11 @@ def test_activate_reaches_watchers_and_subscribers(navd, scene):
         for subscriber, view in zip(subscribers, ["state", "layout"]):
             subscriber.send("io.navd.Subscribe", {"scene": scene, "view": view}, more=True)
             assert subscriber.recv()["parameters"]["kind"] == "snapshot"
-        # Wait until navd registered both watchers (they have no first reply).
+        # PROTOCOL.md §3 WatchActions: the first reply says the watch is registered.
+        for watcher in watchers:
+            assert watcher.recv(timeout=5)["parameters"] == {"kind": "watching", "scene": scene,
+                                                             "version": before["version"]}
         with navd.connect() as connection:
-            wait_for_subscribers(connection, scene, 4)
-
             sequence = [("compose", "mail.compose", 42), ("edit", "mail.edit", 0), ("plain", None, 0),
                         ("trash", "mail.trash", 0)]
             for item, action, tag in sequence:
@@ -81,8 +68,8 @@ def test_activate_reaches_watchers_and_subscribers(navd, scene):
             for item, action, tag in sequence:
                 message = watcher.recv(timeout=5)
                 assert message["continues"] is True
-                assert message["parameters"] == {"scene": scene, "item": item, "action": action, "tag": tag,
-                                                 "version": before["version"]}
+                assert message["parameters"] == {"kind": "activation", "scene": scene, "item": item,
+                                                 "action": action, "tag": tag, "version": before["version"]}
         for subscriber in subscribers:
             for item, action, tag in sequence:
                 message = subscriber.recv(timeout=5)["parameters"]
@@ -140,7 +127,7 @@ def test_item_not_activatable(navd, scene, case):
         watcher = navd.connect()
         try:
             watcher.send("io.navd.WatchActions", {"scene": scene}, more=True)
-            wait_for_subscribers(connection, scene, 1)
+            assert watcher.recv(timeout=5)["parameters"]["kind"] == "watching"
             with pytest.raises(VarlinkError) as raised:
                 connection.call("io.navd.Activate", parameters)
             assert raised.value.name == expected

@@ -100,19 +100,6 @@ def mutate_raw(navd, scene: str, ops: list) -> dict:
         return connection.call("io.navd.Mutate", {"scene": scene, "ops": ops})
 
 
-def wait_for_watchers(navd, scene: str, count: int, timeout: float = 10.0) -> None:
-    """Waits until `scene` has `count` subscribers (action watchers count too)."""
-    deadline = time.monotonic() + timeout
-    with navd.connect() as connection:
-        while time.monotonic() < deadline:
-            scenes = connection.call("io.navd.ListScenes")["scenes"]
-            found = next((s for s in scenes if s["name"] == scene), None)
-            if found and found["subscribers"] >= count:
-                return
-            time.sleep(0.02)
-    raise AssertionError(f"scene {scene} never had {count} subscribers")
-
-
 MAIL_OPS = [
     {"op": "defineBarButtonItem", "barButtonItem": {"id": "edit", "systemItem": "edit"}},
     {"op": "defineBarButtonItem",
@@ -250,13 +237,14 @@ def test_call_more_watch_actions(navd, fresh_scene):
     mutate_raw(navd, fresh_scene, MAIL_OPS)
     stream = StreamingCli(navd, "WatchActions", {"scene": fresh_scene})
     try:
-        wait_for_watchers(navd, fresh_scene, 1)
+        # PROTOCOL.md §3 WatchActions: the first reply says the watch is registered.
+        assert stream.next_object() == {"kind": "watching", "scene": fresh_scene, "version": 1}
         with navd.connect() as connection:
             reply = connection.call("io.navd.Activate", {"scene": fresh_scene, "item": "compose"})
         assert reply == {"action": "mail.compose", "watchers": 1}
         action = stream.next_object()
-        assert action == {"scene": fresh_scene, "item": "compose", "action": "mail.compose", "tag": 7,
-                          "version": 1}
+        assert action == {"kind": "activation", "scene": fresh_scene, "item": "compose", "action": "mail.compose",
+                          "tag": 7, "version": 1}
     finally:
         stream.terminate()
 
