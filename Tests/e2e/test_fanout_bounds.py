@@ -281,3 +281,24 @@ def test_non_reading_watcher_bounded_and_told():
                 assert watcher.recv(timeout=10)["parameters"]["kind"] == "activation"
         finally:
             watcher.close()
+
+
+def test_resume_over_budget_gets_snapshot():
+    """§6 Resuming: (V − S) × snapshot bytes over 8 MiB gets a snapshot instead of a replay that
+    would rebuild every document on the loop (today: a 2–6 s stall for 1,000 versions)."""
+    with Navd(name="resume") as navd:
+        with navd.connect(timeout=30) as writer:
+            build_large_scene(writer, "big")
+            writer.call("io.navd.Mutate", {"scene": "small", "ops": [{"op": "push", "item": {"id": "root"}}]})
+            for scene in ["big", "small"]:
+                pipelined_mutations(writer, scene, lambda n: [
+                    {"op": "updateNavigationItem", "item": "root", "set": {"title": f"T{n}"}}], 20)
+            for scene, expected in [("big", "snapshot"), ("small", "update")]:
+                version = writer.call("io.navd.GetState", {"scene": scene})["version"]
+                with navd.connect(timeout=30) as subscriber:
+                    subscriber.send("io.navd.Subscribe", {"scene": scene, "view": "state", "sinceVersion": version - 20},
+                                    more=True)
+                    first = subscriber.recv(timeout=30)["parameters"]
+                    assert first["kind"] == expected, (scene, first.get("kind"))
+                    if expected == "update":
+                        assert first["fromVersion"] == version - 20
