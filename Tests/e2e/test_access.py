@@ -123,16 +123,8 @@ def answer(navd, who, method, parameters, more=None):
     uid, gid, groups = who
     with connect_as(navd, uid, gid, groups) as connection:
         if method == "WatchActions":
-            # A watcher hears nothing until an activation: make one (as root) so an
-            # allowed call has something positive to show.
+            # An allowed watch answers at once with its `watching` frame (§3 WatchActions).
             connection.send("io.navd.WatchActions", parameters, more=True)
-            with navd.connect() as root:
-                deadline = time.monotonic() + 5
-                while time.monotonic() < deadline and not connection.frame_ready():
-                    reply = root.call_raw("io.navd.Activate", {"scene": parameters["scene"], "item": "go"})
-                    if reply.get("parameters", {}).get("watchers") or "error" in reply:
-                        break
-                    time.sleep(0.02)
             reply = connection.recv()
         else:
             reply = connection.call_raw(f"io.navd.{method}", parameters, more=more)

@@ -157,13 +157,10 @@ def test_actions_prints_activations(navd, fresh_scene):
     env = dict(os.environ, NAVD_SOCKET=navd.socket_path)
     watcher = subprocess.Popen([str(NAVCTL), "--scene", fresh_scene, "actions", "--json"], stdout=subprocess.PIPE, text=True, env=env)
     try:
-        deadline = time.monotonic() + 20
-        while True:  # the watcher may not have subscribed yet: activate until it hears one
-            out = ok(navd, fresh_scene, "activate", "compose")
-            if "delivered to 1 watcher" in out:
-                break
-            assert time.monotonic() < deadline, out
-            time.sleep(0.05)
+        # The first line says the watch is registered (PROTOCOL §3 WatchActions).
+        assert json.loads(watcher.stdout.readline())["kind"] == "watching"
+        out = ok(navd, fresh_scene, "activate", "compose")
+        assert "delivered to 1 watcher" in out, out
         line = json.loads(watcher.stdout.readline())
         assert line["item"] == "compose" and line["action"] == "mail.compose"
     finally:

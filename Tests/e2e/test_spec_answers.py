@@ -460,7 +460,8 @@ def test_9_19_list_scenes_subscribers_counts_action_watchers(navd, fresh_scene):
             subscriber.send("io.navd.Subscribe", {"scene": fresh_scene}, more=True)
             assert subscriber.recv()["parameters"]["kind"] == "snapshot"
             watcher.send("io.navd.WatchActions", {"scene": fresh_scene}, more=True)
-            # The watcher is registered once an activation reaches it (its first reply).
+            # The watcher is registered once its first reply, `watching`, arrives (§3 WatchActions).
+            assert watcher.recv()["parameters"]["kind"] == "watching"
             assert connection.call("io.navd.Activate", {"scene": fresh_scene, "item": "edit"})["watchers"] == 1
             assert watcher.recv()["parameters"]["item"] == "edit"
             scenes = {s["name"]: s for s in connection.call("io.navd.ListScenes")["scenes"]}
