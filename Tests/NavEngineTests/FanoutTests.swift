@@ -70,6 +70,40 @@ struct FanoutTests {
     #expect(try Self.apply(messages, to: messages[0]["document"]!) == (await scene.snapshot()).state.json)
   }
 
+  @Test("§6 a subscriber pulled from another thread while versions are published ends exact, in order, no repeat")
+  func pullWhilePublishing() async throws {
+    let scene = try await Self.largeScene(items: 2)
+    let s = TestSubscriber(id: 1, queueLimit: 2048)
+    try await scene.subscribe(s.subscriber, view: .layout(LayoutMetrics(width: 320)), sinceVersion: nil)
+    let writer = Task {
+      for i in 0..<2000 { try await scene.commit(Sample.request([Sample.title("root", "Title \(i)")])) }
+    }
+    var document: JSONValue?
+    var version: UInt64 = 0
+    func take(_ messages: [JSONValue]) throws {
+      for message in messages {
+        if message["kind"] == "snapshot" {
+          #expect(document == nil, "one snapshot, first")
+          document = message["document"]
+          version = UInt64(message["version"]?.numberValue ?? 0)
+          continue
+        }
+        #expect(message["fromVersion"] == .number(Double(version)), "no gap, no repeat")
+        document = try Self.apply([message], to: try #require(document))
+        version = UInt64(message["toVersion"]?.numberValue ?? 0)
+      }
+    }
+    let deadline = ContinuousClock.now + .seconds(60)
+    while version < 2002, ContinuousClock.now < deadline {
+      try take(try s.pull())
+      await Task.yield()
+    }
+    try await writer.value
+    try take(try s.pull())
+    #expect(version == 2002)
+    #expect(document == DocumentView.layout(LayoutMetrics(width: 320)).document(of: (await scene.snapshot()).state))
+  }
+
   @Test("Counts are derived from membership: true after seeded churn with cancels, drops during publish and stalls")
   func countsAfterChurn() async throws {
     let seed = SplitMix64.testSeed(default: 20_261_130)
