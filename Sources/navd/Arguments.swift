@@ -56,7 +56,9 @@ struct Arguments: Equatable {
                                for S seconds (default 30)
       --subscriber-queue-bytes N
                                Updates queued for one subscriber before they are
-                               coalesced into one (default 1048576)
+                               coalesced into one, and activations queued for one
+                               WatchActions watcher before more are dropped and
+                               counted (default 1048576)
       --subscriber-stall-seconds S
                                Disconnect a subscriber that reads nothing for S
                                seconds while updates are pending (default 60)
