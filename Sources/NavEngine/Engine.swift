@@ -2,66 +2,135 @@ import Glibc
 import NavModel
 import Synchronization
 
-/// All scenes of one navd: finds or creates the `SceneEngine` for a name.
+/// All scenes of one navd: finds the `SceneEngine` for a name, and creates a
+/// scene by its first committed mutation.
 ///
 /// Lookup is synchronous (a mutex over a dictionary) so the event loop can
 /// route a call to its scene's actor without a hop of its own.
+///
+/// A scene exists — reads, subscriptions, `sceneNames` see it — only once a
+/// mutation to it committed (`main` always exists). While the first
+/// mutations to a new name are in flight, the name holds a slot that counts
+/// toward `maxScenes`; if none of them commits, the slot is removed and the
+/// failed calls leave no trace.
 public final class Engine: Sendable {
   public static let mainScene = "main"
+
+  /// A name's scene and whether it exists yet.
+  private struct Slot {
+    let scene: SceneEngine
+    /// True once a mutation committed (or the scene was restored, or is `main`).
+    var exists: Bool
+    /// Mutations in flight on a scene that does not exist yet; the slot is
+    /// removed when the last one ends without a commit.
+    var creating = 0
+  }
 
   public let configuration: EngineConfiguration
   let store: any SceneStore
   let now: @Sendable () -> Double
-  private let scenes: Mutex<[String: SceneEngine]>
+  private let slots: Mutex<[String: Slot]>
 
-  /// Starts with the scenes the store holds, and `main` (empty) if it holds none by that name.
-  public init(
-    configuration: EngineConfiguration = EngineConfiguration(), store: any SceneStore = VolatileSceneStore(),
-    restored: [String: (state: SceneState, version: UInt64)] = [:],
-    now: @escaping @Sendable () -> Double = Engine.monotonicSeconds
+  private init(
+    configuration: EngineConfiguration, store: any SceneStore, scenes: [String: SceneEngine],
+    now: @escaping @Sendable () -> Double
   ) {
     self.configuration = configuration
     self.store = store
     self.now = now
+    var slots = scenes.mapValues { Slot(scene: $0, exists: true) }
+    if slots[Self.mainScene] == nil {
+      let main = SceneEngine(name: Self.mainScene, configuration: configuration, store: store, now: now)
+      slots[Self.mainScene] = Slot(scene: main, exists: true)
+    }
+    self.slots = Mutex(slots)
+  }
+
+  /// An engine with no stored scenes: just `main`, empty, in a new epoch.
+  public convenience init(
+    configuration: EngineConfiguration = EngineConfiguration(), store: any SceneStore = VolatileSceneStore(),
+    now: @escaping @Sendable () -> Double = Engine.monotonicSeconds
+  ) {
+    self.init(configuration: configuration, store: store, scenes: [:], now: now)
+  }
+
+  /// Starts with the scenes a store kept (`SceneStore.load()`), each at its
+  /// stored version and epoch, and `main` (empty) if none is named so.
+  ///
+  /// Throws `StoreError.corrupt` when a stored history cannot be rebuilt; the
+  /// message names the scene and the version.
+  public convenience init(
+    configuration: EngineConfiguration = EngineConfiguration(), store: any SceneStore, restoring stored: [StoredScene],
+    now: @escaping @Sendable () -> Double = Engine.monotonicSeconds
+  ) throws(StoreError) {
     var scenes: [String: SceneEngine] = [:]
-    for (name, saved) in restored {
-      scenes[name] = SceneEngine(
-        name: name, state: saved.state, version: saved.version, configuration: configuration, store: store, now: now)
+    for scene in stored {
+      guard scenes[scene.name] == nil else {
+        throw StoreError(.corrupt, "the store holds two scenes named \"\(scene.name)\"")
+      }
+      scenes[scene.name] = try SceneEngine(restoring: scene, configuration: configuration, store: store, now: now)
     }
-    if scenes[Self.mainScene] == nil {
-      scenes[Self.mainScene] = SceneEngine(name: Self.mainScene, configuration: configuration, store: store, now: now)
-    }
-    self.scenes = Mutex(scenes)
+    self.init(configuration: configuration, store: store, scenes: scenes, now: now)
   }
 
   /// The scene, if it exists (reads never create one).
   public func scene(_ name: String) throws(NavError) -> SceneEngine {
-    guard let scene = scenes.withLock({ $0[name] }) else {
+    guard let slot = slots.withLock({ $0[name] }), slot.exists else {
       throw NavError(.sceneNotFound, "no scene \"\(name)\"; a mutation creates it", field: "scene", value: name)
     }
-    return scene
+    return slot.scene
   }
 
-  /// The scene, created empty if it does not exist yet (mutations).
-  public func sceneCreating(_ name: String) throws(NavError) -> SceneEngine {
+  /// Commits `request` to the scene `name`, creating the scene by this commit
+  /// when it does not exist yet. A failure leaves no scene behind.
+  public func mutate(scene name: String, _ request: MutationRequest) async -> Result<MutationOutcome, NavError> {
+    let entered: (scene: SceneEngine, creating: Bool)
+    do {
+      entered = try enter(name)
+    } catch {
+      return .failure(error)
+    }
+    let result = await entered.scene.mutate(request)
+    if entered.creating {
+      let committed = (try? result.get()) != nil
+      slots.withLock { slots in
+        guard var slot = slots[name] else {
+          preconditionFailure("engine: scene \"\(name)\" left the registry while a mutation creating it was in flight")
+        }
+        slot.creating -= 1
+        slot.exists = slot.exists || committed
+        slots[name] = slot.exists || slot.creating > 0 ? slot : nil
+      }
+    }
+    return result
+  }
+
+  /// The scene for a mutation; a scene that does not exist yet gets (or
+  /// shares) a slot, counted by `maxScenes`, held until the mutation ends.
+  private func enter(_ name: String) throws(NavError) -> (scene: SceneEngine, creating: Bool) {
     try Validation(limits: configuration.limits).id(name, field: "scene")
-    let result: Result<SceneEngine, NavError> = scenes.withLock { scenes in
-      if let existing = scenes[name] { return .success(existing) }
-      guard scenes.count < configuration.maxScenes else {
+    let result: Result<(SceneEngine, Bool), NavError> = slots.withLock { slots in
+      if var slot = slots[name] {
+        if slot.exists { return .success((slot.scene, false)) }
+        slot.creating += 1
+        slots[name] = slot
+        return .success((slot.scene, true))
+      }
+      guard slots.count < configuration.maxScenes else {
         return .failure(
           NavError(
-            .limitExceeded, "navd already holds \(scenes.count) scenes", field: "scene", value: name,
+            .limitExceeded, "navd already holds \(slots.count) scenes", field: "scene", value: name,
             limit: "maxScenes", max: configuration.maxScenes))
       }
       let scene = SceneEngine(name: name, configuration: configuration, store: store, now: now)
-      scenes[name] = scene
-      return .success(scene)
+      slots[name] = Slot(scene: scene, exists: false, creating: 1)
+      return .success((scene, true))
     }
     return try result.get()
   }
 
-  /// Scene names, sorted.
-  public var sceneNames: [String] { scenes.withLock { $0.keys.sorted() } }
+  /// Names of the scenes that exist, sorted.
+  public var sceneNames: [String] { slots.withLock { $0.filter(\.value.exists).keys.sorted() } }
 
   /// Seconds on a clock that never jumps (CLOCK_MONOTONIC).
   public static func monotonicSeconds() -> Double {

@@ -5,8 +5,21 @@ public struct EngineConfiguration: Sendable {
   public var limits = ModelLimits.default
   /// Versions kept in each scene's op log: how far back `baseVersion` and `sinceVersion` reach.
   public var opLogCapacity = 1024
+  /// Bytes of ops (their wire form) kept in each scene's op log; past it the
+  /// oldest versions are folded into the log's floor, as past `opLogCapacity`.
+  /// The newest version is always kept, however large.
+  public var opLogBytes = 8 << 20
   /// Successful mutation ids remembered per scene for idempotent retries.
   public var rememberedMutationIds = 10_000
+  /// Bytes of remembered mutation ids per scene (client id, mutation id and
+  /// the remembered reply, with its overwritten values); the oldest are forgotten first.
+  public var rememberedMutationIdBytes = 1 << 20
+  /// A scene's store record carries a snapshot with its first version and
+  /// then every this many versions (or sooner, see `snapshotBytes`), so
+  /// start-up replays at most this many versions per scene.
+  public var snapshotInterval = 256
+  /// A snapshot is also written once this many bytes of ops were logged since the last one.
+  public var snapshotBytes = 4 << 20
   /// Scenes navd will hold; a mutation creating one more is refused.
   public var maxScenes = 1024
   /// Bytes of updates queued for one subscriber before they are coalesced into one.

@@ -12,73 +12,98 @@ struct LogEntry: Sendable {
   var events: [SceneEvent]
   /// Whether front ends should animate this version (SEMANTICS R14).
   var animated: Bool
+  /// The size of the ops' wire form: what this entry counts toward `opLogBytes`.
+  var opsBytes: Int
 }
 
-/// The last `capacity` versions of a scene, oldest first, and the state just
-/// before the oldest (the *floor*), so any version from `floorVersion` on can
-/// be rebuilt by replaying ops.
+extension LogEntry {
+  /// The entry for `ops` committed at `version`, from what applying them gave.
+  init(version: UInt64, client: String, mutationId: String?, ops: [Op], opsBytes: Int, applied: AppliedMutation) {
+    var accesses = FieldAccesses()
+    for op in ops {
+      let a = op.fieldAccesses
+      accesses.writes += a.writes
+      accesses.edits += a.edits
+      accesses.creations += a.creations
+    }
+    self.init(
+      version: version, client: client, mutationId: mutationId, ops: ops, accesses: accesses,
+      stack: applied.state.navigationBar.items.map(\.id), events: applied.events, animated: applied.animated,
+      opsBytes: opsBytes)
+  }
+}
+
+/// The last versions of a scene, oldest first, and the state just before the
+/// oldest (the *floor*), so any version from `floorVersion` on can be rebuilt
+/// by replaying ops.
+///
+/// Bounded twice: at most `capacity` entries and at most `byteLimit` bytes of
+/// ops; appending past either folds the oldest entries into the floor, but
+/// the newest entry is always kept, however large.
 ///
 /// Entries keep ops, not states: a state per version would copy every array a
 /// version changes (a scene's 512 bar button items, for one title), tens of
 /// MiB per scene. Replay is exact because applying ops is a pure function.
-/// A ring buffer: appending to a full log folds the oldest entry into the floor.
 struct OpLog: Sendable {
   let capacity: Int
+  let byteLimit: Int
   let limits: ModelLimits
-  private var ring: [LogEntry] = []
-  /// Index in `ring` of the oldest entry.
+  /// A queue: slots before `head` were folded into the floor (nil, so their ops are freed).
+  private var slots: [LogEntry?] = []
   private var head = 0
+  /// Bytes of ops held (`opsBytes` of every entry).
+  private(set) var bytes = 0
   /// The version whose state is `floorState` (the one before the oldest entry).
   private(set) var floorVersion: UInt64
   private(set) var floorState: SceneState
 
-  init(capacity: Int, limits: ModelLimits, version: UInt64, state: SceneState) {
+  init(capacity: Int, byteLimit: Int, limits: ModelLimits, version: UInt64, state: SceneState) {
     self.capacity = max(1, capacity)
+    self.byteLimit = byteLimit
     self.limits = limits
     self.floorVersion = version
     self.floorState = state
   }
 
-  var count: Int { ring.count }
+  var count: Int { slots.count - head }
 
   /// The newest entry.
-  var last: LogEntry? { ring.isEmpty ? nil : ring[(head + ring.count - 1) % ring.count] }
+  var last: LogEntry? { count == 0 ? nil : entry(count - 1) }
+
+  /// The newest version held: the last entry's, else the floor's.
+  var newestVersion: UInt64 { last?.version ?? floorVersion }
 
   /// The entry `offset` places after the oldest.
-  private func entry(_ offset: Int) -> LogEntry { ring[(head + offset) % ring.count] }
-
-  mutating func append(_ entry: LogEntry) {
-    if ring.count < capacity {
-      ring.append(entry)
-      return
+  private func entry(_ offset: Int) -> LogEntry {
+    guard let entry = slots[head + offset] else {
+      preconditionFailure("op log: slot \(head + offset) is empty although the log holds \(head)..<\(slots.count)")
     }
-    let dropped = ring[head]
-    floorState = replay(dropped, on: floorState)
-    floorVersion = dropped.version
-    ring[head] = entry
-    head = (head + 1) % ring.count
+    return entry
   }
 
-  /// Drops the entries newer than `version`, whose state was `state` (a failed
-  /// group commit). When the group had already pushed `version` out of the log,
-  /// the log restarts from it.
-  mutating func truncate(after version: UInt64, state: SceneState) {
-    guard let newest = last?.version, newest > version else { return }
-    if floorVersion >= version {
-      ring = []
+  mutating func append(_ entry: LogEntry) {
+    slots.append(entry)
+    bytes += entry.opsBytes
+    while count > 1 && (count > capacity || bytes > byteLimit) { foldOldest() }
+  }
+
+  /// Replays the oldest entry into the floor and frees it.
+  private mutating func foldOldest() {
+    let dropped = entry(0)
+    slots[head] = nil
+    head += 1
+    bytes -= dropped.opsBytes
+    floorState = replay(dropped, on: floorState)
+    floorVersion = dropped.version
+    if head >= 64 && head * 2 >= slots.count {
+      slots.removeFirst(head)
       head = 0
-      floorVersion = version
-      floorState = state
-      return
     }
-    let keep = ring.count - Int(newest - version)
-    ring = (0..<keep).map(entry)
-    head = 0
   }
 
   /// Whether `version` can still be rebuilt.
   func holds(_ version: UInt64) -> Bool {
-    version >= floorVersion && version <= (last?.version ?? floorVersion)
+    version >= floorVersion && version <= newestVersion
   }
 
   /// The state at `version`, rebuilt from the floor (nil when not held).
@@ -98,7 +123,15 @@ struct OpLog: Sendable {
 
   /// Entries with a version above `version`, oldest first (`version` must be held).
   func entries(after version: UInt64) -> [LogEntry] {
-    (Int(version - floorVersion)..<ring.count).map(entry)
+    var result: [LogEntry] = []
+    forEachEntry(after: version) { result.append($0) }
+    return result
+  }
+
+  /// Calls `body` with every entry above `version`, oldest first, without copying them into an array.
+  func forEachEntry(after version: UInt64, _ body: (LogEntry) -> Void) {
+    let start = version < floorVersion ? 0 : Int(min(version - floorVersion, UInt64(count)))
+    for offset in start..<count { body(entry(offset)) }
   }
 
   /// The state after `entry`, from the state before it.

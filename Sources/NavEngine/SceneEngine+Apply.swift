@@ -1,50 +1,80 @@
 import NavModel
 
-/// Applying one mutation inside a commit group: idempotency, conflicts, the ops.
+/// Planning one mutation inside a commit group: idempotency, conflicts, the ops.
+/// Reads the installed state, log and memory through `GroupPlan`; changes nothing installed.
 extension SceneEngine {
-  func apply(_ request: MutationRequest) -> Result<MutationOutcome, NavError> {
+  /// Plans `request` after everything already in `plan`, appending its result.
+  func plan(_ request: MutationRequest, into plan: inout GroupPlan) {
+    let (result, dependsOnGroup) = judge(request, in: &plan)
+    plan.results.append(result)
+    plan.dependsOnGroup.append(dependsOnGroup)
+  }
+
+  /// The request's result, and whether it was judged with versions of this group in view.
+  private func judge(_ request: MutationRequest, in plan: inout GroupPlan) -> (Result<MutationOutcome, NavError>, Bool)
+  {
     var memoryKey: MutationMemory.Key?
     if let mutationId = request.mutationId {
       guard !mutationId.isEmpty else {
-        return .failure(NavError(.invalidMutation, "mutationId must not be empty", field: "mutationId"))
+        return (.failure(NavError(.invalidMutation, "mutationId must not be empty", field: "mutationId")), false)
       }
       guard mutationId.utf8.count <= 128 else {
-        return .failure(
-          NavError(
-            .limitExceeded, "mutationId is \(mutationId.utf8.count) bytes; the limit is 128", field: "mutationId",
-            value: mutationId, limit: "mutationIdBytes", max: 128))
-      }
-      let key = MutationMemory.Key(client: request.client, mutationId: mutationId)
-      if let remembered = memory.lookup(key) {
-        guard remembered.opsDigest == Self.digest(request.ops) else {
-          return .failure(
+        return (
+          .failure(
             NavError(
-              .invalidMutation, "mutationId \"\(mutationId)\" was already used by this client for different ops",
-              field: "mutationId", value: mutationId))
+              .limitExceeded, "mutationId is \(mutationId.utf8.count) bytes; the limit is 128", field: "mutationId",
+              value: mutationId, limit: "mutationIdBytes", max: 128)), false
+        )
+      }
+      memoryKey = MutationMemory.Key(client: request.client, mutationId: mutationId)
+    }
+    // The ops' wire form, encoded once: its digest recognises retries, its size is what the op log counts.
+    let encoded = JSONWriter.bytes(.array(request.ops.map(\.json)))
+    let digest = Self.digest(encoded)
+    if let key = memoryKey {
+      let inGroup = plan.rememberedInGroup(key)
+      if let remembered = inGroup ?? memory.lookup(key) {
+        guard remembered.opsDigest == digest else {
+          return (
+            .failure(
+              NavError(
+                .invalidMutation, "mutationId \"\(key.mutationId)\" was already used by this client for different ops",
+                field: "mutationId", value: key.mutationId)), inGroup != nil
+          )
         }
         var outcome = remembered.outcome
         outcome.replayed = true
-        return .success(outcome)
+        return (.success(outcome), inGroup != nil)
       }
-      memoryKey = key
     }
     guard !request.ops.isEmpty else {
-      return .failure(NavError(.invalidMutation, "ops must hold at least one op", field: "ops"))
+      return (.failure(NavError(.invalidMutation, "ops must hold at least one op", field: "ops")), false)
     }
+    let dependsOnGroup = plan.hasVersions
+    switch commitVersion(request, opsBytes: encoded.count, digest: digest, key: memoryKey, in: &plan) {
+    case .success(let outcome): return (.success(outcome), true)
+    case .failure(let error): return (.failure(error), dependsOnGroup)
+    }
+  }
+
+  /// Judges conflicts and applies the ops on top of `plan`, adding the version on success.
+  private func commitVersion(
+    _ request: MutationRequest, opsBytes: Int, digest: UInt64, key: MutationMemory.Key?, in plan: inout GroupPlan
+  ) -> Result<MutationOutcome, NavError> {
     var overwritten: [Overwrite] = []
     var expired = false
     if let base = request.baseVersion {
       let sameHistory = request.epoch == nil || request.epoch == epoch
-      guard base <= version || !sameHistory else {
+      guard base <= plan.version || !sameHistory else {
         return .failure(
           NavError(
-            .invalidMutation, "baseVersion \(base) is newer than the scene's version \(version)", field: "baseVersion",
-            value: "\(base)", extra: ["currentVersion": .number(Double(version))]))
+            .invalidMutation, "baseVersion \(base) is newer than the scene's version \(plan.version)",
+            field: "baseVersion", value: "\(base)", extra: ["currentVersion": .number(Double(plan.version))]))
       }
-      if base < version || !sameHistory {
-        if sameHistory, let baseStack = log.stack(at: base) {
-          if let error = stackIntentConflict(request.ops, baseStack: baseStack) { return .failure(error) }
-          switch fieldConflicts(request, since: base) {
+      if base < plan.version || !sameHistory {
+        if sameHistory, let baseStack = plan.stack(at: base, log: log) {
+          if let error = stackIntentConflict(request.ops, baseStack: baseStack, plan: plan) { return .failure(error) }
+          switch fieldConflicts(request, since: base, plan: plan) {
           case .failure(let error): return .failure(error)
           case .success(let found): overwritten = found
           }
@@ -55,7 +85,7 @@ extension SceneEngine {
               sameHistory
                 ? "baseVersion \(base) is older than the op log (oldest version held: \(log.floorVersion)); conflicts cannot be judged"
                 : "baseVersion \(base) belongs to epoch \(request.epoch ?? "") but the scene is at epoch \(epoch) (navd restarted without it); conflicts cannot be judged",
-              field: "baseVersion", value: "\(base)", extra: conflictExtra([])))
+              field: "baseVersion", value: "\(base)", extra: conflictExtra([], plan: plan)))
         } else {
           expired = true
         }
@@ -63,50 +93,44 @@ extension SceneEngine {
     }
     let applied: AppliedMutation
     do {
-      applied = try state.applying(request.ops, limits: configuration.limits)
+      applied = try plan.state.applying(request.ops, limits: configuration.limits)
     } catch {
       return .failure(error)
     }
-    version += 1
-    state = applied.state
-    var accesses = FieldAccesses()
-    for op in request.ops {
-      let a = op.fieldAccesses
-      accesses.writes += a.writes
-      accesses.edits += a.edits
-      accesses.creations += a.creations
-    }
-    log.append(
-      LogEntry(
-        version: version, client: request.client, mutationId: request.mutationId, ops: request.ops,
-        accesses: accesses, stack: state.navigationBar.items.map(\.id), events: applied.events,
-        animated: applied.animated))
+    let version = plan.version + 1
     let outcome = MutationOutcome(
       version: version, overwritten: overwritten, baseVersionExpired: expired, replayed: false)
-    if let memoryKey {
-      memory.remember(memoryKey, MutationMemory.Entry(opsDigest: Self.digest(request.ops), outcome: outcome))
+    let entry = LogEntry(
+      version: version, client: request.client, mutationId: request.mutationId, ops: request.ops, opsBytes: opsBytes,
+      applied: applied)
+    let snapshot = plan.snapshots.record(version: version, opsBytes: opsBytes, configuration: configuration)
+    plan.versions.append(
+      GroupPlan.Version(entry: entry, state: applied.state, outcome: outcome, opsDigest: digest, snapshot: snapshot))
+    plan.state = applied.state
+    plan.version = version
+    if let key {
+      plan.remember(
+        key, MutationMemory.Entry(opsDigest: digest, outcome: outcome, bytes: MutationMemory.footprint(key, outcome)))
     }
     return .success(outcome)
   }
 
-  /// A digest of the ops' wire form that is stable across processes (FNV-1a 64),
-  /// so a retry after a restart is recognised once ids are persisted.
-  static func digest(_ ops: [Op]) -> UInt64 {
+  /// A digest of the ops' wire form (`encoded`) that is stable across
+  /// processes (FNV-1a 64), so a retry after a restart is recognised.
+  static func digest(_ encoded: [UInt8]) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in JSONWriter.bytes(.array(ops.map(\.json))) {
-      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-    }
+    for byte in encoded { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     return hash
   }
 
-  /// The current version and values of `keys`, for a Conflict error's parameters.
-  func conflictExtra(_ conflicts: [(FieldKey, UInt64)]) -> [String: JSONValue] {
+  /// The version and values of `keys` as planned so far, for a Conflict error's parameters.
+  func conflictExtra(_ conflicts: [(FieldKey, UInt64)], plan: GroupPlan) -> [String: JSONValue] {
     [
-      "currentVersion": .number(Double(version)),
+      "currentVersion": .number(Double(plan.version)),
       "conflicts": .array(
         conflicts.map { key, writtenAt in
           [
-            "field": .string(key.description), "currentValue": key.value(in: state),
+            "field": .string(key.description), "currentValue": key.value(in: plan.state),
             "version": .number(Double(writtenAt)),
           ]
         }),

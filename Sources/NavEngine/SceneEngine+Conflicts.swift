@@ -1,14 +1,17 @@
 import NavModel
 
-/// The conflict rules of Protocol/CONFLICTS.md, judged against the op log.
+/// The conflict rules of Protocol/CONFLICTS.md, judged against the op log
+/// overlaid with the versions planned earlier in the same group.
 extension SceneEngine {
   /// Field writes: a field this mutation writes that another client wrote or
   /// edited, or whose item another client created, after `base` is a conflict. Returns what last-writer-wins overwrites,
   /// or the Conflict error under fail-on-conflict.
-  func fieldConflicts(_ request: MutationRequest, since base: UInt64) -> Result<[Overwrite], NavError> {
+  func fieldConflicts(_ request: MutationRequest, since base: UInt64, plan: GroupPlan) -> Result<[Overwrite], NavError>
+  {
     var lastTouch: [FieldKey: (version: UInt64, client: String)] = [:]
     var lastCreation: [FieldKey.Target: (version: UInt64, client: String)] = [:]
-    for entry in log.entries(after: base) where entry.client != request.client {
+    plan.forEachEntry(after: base, log: log) { entry in
+      guard entry.client != request.client else { return }
       for key in entry.accesses.writes { lastTouch[key] = (entry.version, entry.client) }
       for key in entry.accesses.edits { lastTouch[key] = (entry.version, entry.client) }
       for target in entry.accesses.creations { lastCreation[target] = (entry.version, entry.client) }
@@ -31,20 +34,20 @@ extension SceneEngine {
       return .failure(
         NavError(
           .conflict, "changed by another client since baseVersion \(base): \(names); nothing was applied",
-          field: conflicts[0].0.description, extra: conflictExtra(conflicts.map { ($0.0, $0.1) })))
+          field: conflicts[0].0.description, extra: conflictExtra(conflicts.map { ($0.0, $0.1) }, plan: plan)))
     }
     return .success(
       conflicts.map { key, writtenAt, writer in
-        Overwrite(field: key, previousValue: key.value(in: state), writtenAt: writtenAt, writtenBy: writer)
+        Overwrite(field: key, previousValue: key.value(in: plan.state), writtenAt: writtenAt, writtenBy: writer)
       })
   }
 
   /// Stack intent: pops and pops-to in a based mutation must find the screens
   /// the client saw at its base version (`baseStack`). navd never pops someone else's screen,
   /// under either policy (CONFLICTS.md, "Structure").
-  func stackIntentConflict(_ ops: [Op], baseStack: [String]) -> NavError? {
+  func stackIntentConflict(_ ops: [Op], baseStack: [String], plan: GroupPlan) -> NavError? {
     var expected = baseStack
-    var actual = state.navigationBar.items.map(\.id)
+    var actual = plan.state.navigationBar.items.map(\.id)
     for (index, op) in ops.enumerated() {
       switch op {
       case .pop(let expectTop, _):
@@ -53,7 +56,7 @@ extension SceneEngine {
           var error = NavError(
             .conflict,
             "pop would remove \(top), but the top was \"\(seen)\" at baseVersion; nothing was popped",
-            field: "ops[\(index)]", value: seen, extra: conflictExtra([]))
+            field: "ops[\(index)]", value: seen, extra: conflictExtra([], plan: plan))
           error.opIndex = index
           return error
         }
@@ -65,7 +68,7 @@ extension SceneEngine {
             var error = NavError(
               .conflict,
               "popTo \"\(id)\" would remove screens pushed by another client since baseVersion; nothing was popped",
-              field: "ops[\(index)]", value: id, extra: conflictExtra([]))
+              field: "ops[\(index)]", value: id, extra: conflictExtra([], plan: plan))
             error.opIndex = index
             return error
           }

@@ -3,10 +3,11 @@ import NavModel
 /// The authority for one scene: its state, version, op log and subscribers.
 ///
 /// Mutations are queued and committed in groups: everything that arrived
-/// while the previous group was being stored is applied in order, stored in
-/// one `SceneStore.commit`, published to subscribers, and only then
-/// acknowledged. No state is read across an `await` except through `pending`,
-/// so actor reentrancy cannot interleave two commits.
+/// while the previous group was being stored is planned in order, stored in
+/// one `SceneStore.commit`, installed, published to subscribers, and only
+/// then acknowledged. Only `draining` and `pending` are shared across the
+/// store's `await`, so actor reentrancy cannot interleave two commits, and a
+/// read during the `await` sees the state before the group.
 public actor SceneEngine {
   public let name: String
   /// Names this history of the scene's versions. A navd that starts without the
@@ -22,6 +23,7 @@ public actor SceneEngine {
   public internal(set) var version: UInt64
   var log: OpLog
   var memory: MutationMemory
+  var snapshots: SnapshotSchedule
   var groups: [DocumentView: SubscriptionGroup] = [:]
   var actionWatchers: [UInt64: Subscriber] = [:]
 
@@ -29,20 +31,31 @@ public actor SceneEngine {
   private var pending: [(MutationRequest, Waiter)] = []
   private var draining = false
 
+  init(
+    name: String, epoch: String, history: SceneHistory, configuration: EngineConfiguration, store: any SceneStore,
+    now: @escaping @Sendable () -> Double
+  ) {
+    self.name = name
+    self.epoch = epoch
+    self.state = history.state
+    self.version = history.version
+    self.log = history.log
+    self.memory = history.memory
+    self.snapshots = history.snapshots
+    self.configuration = configuration
+    self.store = store
+    self.now = now
+  }
+
+  /// A scene at `version` with `state` and nothing stored yet: its first
+  /// committed version is stored with a snapshot.
   public init(
     name: String, state: SceneState = .empty, version: UInt64 = 0, epoch: String = SceneEngine.newEpoch(),
     configuration: EngineConfiguration, store: any SceneStore, now: @escaping @Sendable () -> Double
   ) {
-    self.name = name
-    self.epoch = epoch
-    self.state = state
-    self.version = version
-    self.configuration = configuration
-    self.store = store
-    self.now = now
-    self.log = OpLog(
-      capacity: configuration.opLogCapacity, limits: configuration.limits, version: version, state: state)
-    self.memory = MutationMemory(capacity: configuration.rememberedMutationIds)
+    self.init(
+      name: name, epoch: epoch, history: SceneHistory(state: state, version: version, configuration: configuration),
+      configuration: configuration, store: store, now: now)
   }
 
   /// The current state and its version, read atomically.
@@ -84,52 +97,64 @@ public actor SceneEngine {
     draining = false
   }
 
-  /// Applies a group in order, stores it in one commit, publishes it; on a
-  /// store failure rolls the whole group back.
-  private func commitGroup(_ group: [MutationRequest]) async -> [Result<MutationOutcome, NavError>] {
-    let before = (state: state, version: version)
-    var results: [Result<MutationOutcome, NavError>] = []
-    var records: [CommitRecord] = []
-    var committed: [(entry: LogEntry, state: SceneState)] = []
-    for request in group {
-      let result = apply(request)
-      results.append(result)
-      if case .success(let outcome) = result, !outcome.replayed, let entry = log.last, entry.version == outcome.version
-      {
-        committed.append((entry, state))
-        records.append(
-          CommitRecord(
-            scene: name, epoch: epoch, version: entry.version, client: entry.client, mutationId: entry.mutationId,
-            opsDigest: Self.digest(entry.ops), ops: entry.ops, outcome: outcome, snapshot: state,
-            forgetMutationIdsThrough: 0))
+  /// Two phases: plans the group as values, awaits the store, and only then
+  /// installs and publishes it. While the store works, readers see the state
+  /// before the group; when it fails, nothing was installed, and every result
+  /// judged with the group's versions in view becomes StorageFailed, so no
+  /// one is told of a version that the next group will number again.
+  func commitGroup(_ group: [MutationRequest]) async -> [Result<MutationOutcome, NavError>] {
+    let plan = planGroup(group)
+    guard plan.hasVersions else { return plan.results }
+    do {
+      try await store.commit(records(for: plan))
+    } catch {
+      let failure = NavError(
+        .storageFailed, "the mutation could not be stored: \(error.message); nothing was applied")
+      return zip(plan.results, plan.dependsOnGroup).map { result, dependsOnGroup in
+        dependsOnGroup ? .failure(failure) : result
       }
     }
-    if !records.isEmpty {
-      do {
-        try await store.commit(records)
-      } catch {
-        rollBack(to: before, committed: committed)
-        let failure = NavError(
-          .storageFailed, "the mutation could not be stored: \(error.message); nothing was applied")
-        for (i, result) in results.enumerated() {
-          if case .success(let outcome) = result, !outcome.replayed { results[i] = .failure(failure) }
-        }
-        committed = []
-      }
+    guard version == plan.baseVersion else {
+      preconditionFailure(
+        "scene \(name): version moved from \(plan.baseVersion) to \(version) while a group was being stored")
     }
-    for (entry, state) in committed { publish(entry, state: state) }
-    return results
+    install(plan)
+    for planned in plan.versions { publish(planned.entry, state: planned.state) }
+    return plan.results
   }
 
-  private func rollBack(
-    to before: (state: SceneState, version: UInt64), committed: [(entry: LogEntry, state: SceneState)]
-  ) {
-    state = before.state
-    version = before.version
-    log.truncate(after: before.version, state: before.state)
-    for (entry, _) in committed {
-      if let id = entry.mutationId { memory.forget(MutationMemory.Key(client: entry.client, mutationId: id)) }
+  /// Phase one: every request of the group, in order, judged and applied as values; nothing installed.
+  func planGroup(_ group: [MutationRequest]) -> GroupPlan {
+    var plan = GroupPlan(state: state, version: version, snapshots: snapshots)
+    for request in group { self.plan(request, into: &plan) }
+    return plan
+  }
+
+  /// The store's records for a planned group, every field filled.
+  private func records(for plan: GroupPlan) -> [CommitRecord] {
+    let forgotten = memory.forgottenThrough(afterAdding: plan.remembered.map(\.entry))
+    var through = memory.forgottenThrough
+    var next = 0
+    return plan.versions.map { planned in
+      while next < plan.remembered.count, plan.remembered[next].entry.outcome.version <= planned.entry.version {
+        through = forgotten[next]
+        next += 1
+      }
+      return CommitRecord(
+        scene: name, epoch: epoch, version: planned.entry.version, client: planned.entry.client,
+        mutationId: planned.entry.mutationId, opsDigest: planned.opsDigest, ops: planned.entry.ops,
+        outcome: planned.outcome, snapshot: planned.snapshot ? planned.state : nil,
+        forgetMutationIdsThrough: through)
     }
+  }
+
+  /// Makes a stored group the scene's state (no `await` between this and publishing it).
+  private func install(_ plan: GroupPlan) {
+    state = plan.state
+    version = plan.version
+    snapshots = plan.snapshots
+    for planned in plan.versions { log.append(planned.entry) }
+    for (key, entry) in plan.remembered { memory.remember(key, entry) }
   }
 }
 

@@ -132,9 +132,9 @@ public final class NavdService: CallHandler {
       mutationId: try reader.optionalString("mutationId"),
       policy: try reader.optionalEnum("policy", ConflictPolicy.self) ?? .lastWriterWins,
       client: clientId ?? "connection:\(context.connectionID)")
-    let scene = try engine.sceneCreating(sceneName)
+    let engine = engine
     run {
-      switch await scene.mutate(request) {
+      switch await engine.mutate(scene: sceneName, request) {
       case .success(let outcome): context.reply(outcome.json)
       case .failure(let error): context.fail(error.varlinkName, error.parameters)
       }

@@ -12,14 +12,15 @@ struct OpLogTests {
     return state
   }
 
-  static func entry(_ version: UInt64) -> LogEntry {
+  static func entry(_ version: UInt64, bytes: Int = 100) -> LogEntry {
     LogEntry(
       version: version, client: "c", mutationId: nil, ops: [.push(NavigationItem(id: "v\(version)"), animated: false)],
-      accesses: FieldAccesses(), stack: state(version).navigationBar.items.map(\.id), events: [], animated: false)
+      accesses: FieldAccesses(), stack: state(version).navigationBar.items.map(\.id), events: [], animated: false,
+      opsBytes: bytes)
   }
 
-  static func log(capacity: Int, through newest: UInt64) -> OpLog {
-    var log = OpLog(capacity: capacity, limits: .default, version: 0, state: state(0))
+  static func log(capacity: Int, byteLimit: Int = .max, through newest: UInt64) -> OpLog {
+    var log = OpLog(capacity: capacity, byteLimit: byteLimit, limits: .default, version: 0, state: state(0))
     for version in stride(from: 1, through: newest, by: 1) { log.append(entry(version)) }
     return log
   }
@@ -41,24 +42,38 @@ struct OpLogTests {
     #expect(log.entries(after: 10).isEmpty)
   }
 
-  @Test("Truncating after a failed group keeps the older entries in order")
-  func truncateInsideTheLog() {
-    var log = Self.log(capacity: 4, through: 10)
-    log.truncate(after: 8, state: Self.state(8))
-    #expect(log.last?.version == 8)
-    #expect(log.entries(after: 6).map(\.version) == [7, 8])
-    log.append(Self.entry(9))
-    #expect(log.entries(after: 6).map(\.version) == [7, 8, 9])
-    #expect(log.state(at: 9) == Self.state(9))
+  @Test("Limits: the op log is bounded in bytes as well as versions (opLogBytes)")
+  func boundedInBytes() {
+    // 10 versions of 100 bytes under a 350-byte bound: the newest three fit.
+    let log = Self.log(capacity: 1024, byteLimit: 350, through: 10)
+    #expect(log.count == 3)
+    #expect(log.bytes == 300)
+    #expect(log.floorVersion == 7)
+    #expect(log.floorState == Self.state(7))
+    #expect(log.state(at: 10) == Self.state(10))
+    #expect(!log.holds(6))
   }
 
-  @Test("Truncating past the floor restarts the log at the surviving version")
-  func truncateBelowTheFloor() {
-    var log = Self.log(capacity: 4, through: 10)
-    log.truncate(after: 3, state: Self.state(3))
-    #expect(log.count == 0)
+  @Test("Limits: an entry larger than opLogBytes is still kept as the newest")
+  func oversizedEntryKept() {
+    var log = Self.log(capacity: 1024, byteLimit: 350, through: 3)
+    log.append(Self.entry(4, bytes: 10_000))
+    #expect(log.count == 1)
+    #expect(log.last?.version == 4)
     #expect(log.floorVersion == 3)
-    #expect(log.state(at: 3) == Self.state(3))
-    #expect(!log.holds(4))
+    #expect(log.stack(at: 3) == Self.state(3).navigationBar.items.map(\.id))
+    log.append(Self.entry(5))
+    #expect(log.count == 1, "the oversized entry is folded as soon as a newer one exists")
+    #expect(log.bytes == 100)
+    #expect(log.state(at: 5) == Self.state(5))
+  }
+
+  @Test("Folding many entries frees their slots and keeps every held version exact")
+  func longRun() {
+    let log = Self.log(capacity: 5, through: 60)
+    #expect(log.count == 5)
+    #expect(log.floorVersion == 55)
+    #expect(log.entries(after: 55).map(\.version) == [56, 57, 58, 59, 60])
+    #expect(log.state(at: 58) == Self.state(58))
   }
 }
