@@ -15,9 +15,14 @@ enum CloseReason: Equatable, Sendable, CustomStringConvertible {
   case partialFrameTimeout(Duration)
   /// Output waiting for the peer exceeded the hard limit (a reader that does not read).
   case outputLimit(Int)
+  /// Output was waiting and none of it could be written for this long (a client that
+  /// stopped reading, typically a subscriber); `pendingBytes` were still queued.
+  case stalled(Duration, pendingBytes: Int)
+  /// Nothing in progress (no call, no stream, no partial message, no output) for this long.
+  case idleTimeout(Duration)
   /// The connection was over the limit and got its LimitExceeded answer.
   case connectionLimit
-  /// The connection was over the limit and sent no call in time.
+  /// The connection was over the limit, got its LimitExceeded answer, and sent no call in time.
   case connectionLimitTimeout
   /// The handler asked to disconnect the client (`CallContext.close(reason:)`).
   case requested(String)
@@ -33,8 +38,12 @@ enum CloseReason: Equatable, Sendable, CustomStringConvertible {
     case .frameTooLarge(let detail): "\(detail)"
     case .partialFrameTimeout(let timeout): "no complete message within \(timeout) (partial frame timeout)"
     case .outputLimit(let limit): "client not reading: more than \(limit) bytes of output queued"
+    case .stalled(let timeout, let pending):
+      "client not reading: \(pending) bytes of output waiting and none written for \(timeout.seconds) s (stall timeout)"
+    case .idleTimeout(let timeout):
+      "idle for \(timeout.seconds) s: no call, no stream, no partial message (idle timeout)"
     case .connectionLimit: "over the connection limit: answered LimitExceeded"
-    case .connectionLimitTimeout: "over the connection limit and no call arrived in time"
+    case .connectionLimitTimeout: "over the connection limit: answered LimitExceeded; no call arrived in time"
     case .requested(let reason): reason
     case .ioError(let detail): "I/O error: \(detail)"
     case .serverStopping: "server stopping"
@@ -45,9 +54,18 @@ enum CloseReason: Equatable, Sendable, CustomStringConvertible {
   var logLevel: LogLevel {
     switch self {
     case .peerClosed, .serverStopping: .debug
-    case .connectionLimit, .connectionLimitTimeout: .info
+    case .connectionLimit, .connectionLimitTimeout, .idleTimeout: .info
     case .requested: .notice
-    case .protocolError, .frameTooLarge, .partialFrameTimeout, .outputLimit, .ioError: .warning
+    case .protocolError, .frameTooLarge, .partialFrameTimeout, .outputLimit, .stalled, .ioError: .warning
     }
+  }
+}
+
+extension Duration {
+  /// Whole or fractional seconds as a short decimal ("60", "0.25"), for reasons and logs.
+  var seconds: String {
+    let (whole, attoseconds) = components
+    if attoseconds == 0 { return String(whole) }
+    return String(Double(whole) + Double(attoseconds) / 1e18)
   }
 }

@@ -6,6 +6,10 @@ extension Connection.StateMachine {
     var outputLowWaterBytes: Int
     var outputHardLimitBytes: Int
     var partialFrameTimeout: Duration
+    /// Output waiting with none of it written for this long closes the connection.
+    var stallTimeout: Duration
+    /// Nothing in progress for this long closes the connection; nil never.
+    var idleTimeout: Duration?
 
     init(_ configuration: ServerConfiguration) {
       maxFrameBytes = configuration.maxFrameBytes
@@ -13,17 +17,21 @@ extension Connection.StateMachine {
       outputLowWaterBytes = configuration.outputLowWaterBytes
       outputHardLimitBytes = configuration.outputHardLimitBytes
       partialFrameTimeout = configuration.partialFrameTimeout
+      stallTimeout = configuration.outputStallTimeout
+      idleTimeout = configuration.idleTimeout
     }
 
     init(
       maxFrameBytes: Int, maxJSONDepth: Int, outputLowWaterBytes: Int, outputHardLimitBytes: Int,
-      partialFrameTimeout: Duration
+      partialFrameTimeout: Duration, stallTimeout: Duration = .seconds(60), idleTimeout: Duration? = nil
     ) {
       self.maxFrameBytes = maxFrameBytes
       self.maxJSONDepth = maxJSONDepth
       self.outputLowWaterBytes = outputLowWaterBytes
       self.outputHardLimitBytes = outputHardLimitBytes
       self.partialFrameTimeout = partialFrameTimeout
+      self.stallTimeout = stallTimeout
+      self.idleTimeout = idleTimeout
     }
   }
 }

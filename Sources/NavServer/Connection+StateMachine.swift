@@ -17,6 +17,13 @@ extension Connection {
   /// only below the low-water mark; output beyond the hard limit closes the connection;
   /// a frame over the size limit, invalid JSON or a protocol error close it too, but
   /// only after the calls received before the bad input are answered and flushed.
+  ///
+  /// Timeouts (`tick`) sample progress instead of reading a clock on every event: output
+  /// that stops draining (nothing written since the previous tick that saw it waiting)
+  /// closes the connection after `stallTimeout`; a connection with nothing in progress
+  /// and nothing received since the previous tick that saw it idle closes after
+  /// `idleTimeout`. Each clock starts at the first tick that sees its condition, so a
+  /// timeout fires between its length and its length plus one tick interval.
   struct StateMachine {
     /// What the IO code must do next.
     enum Action {
@@ -40,8 +47,9 @@ extension Connection {
       case calling(serial: UInt64, oneway: Bool, more: Bool)
       /// A streaming call: its source is pulled when signalled and output is low.
       case streaming(serial: UInt64, source: any ReplySource, signalled: Bool)
-      /// Accepted past the connection limit: the first call gets `reply`, then close.
-      case rejecting(reply: [UInt8])
+      /// Accepted past the connection limit: the LimitExceeded reply is already queued;
+      /// the connection closes once it is written and the first call (or EOF) has arrived.
+      case rejecting
       /// Write what is queued, then close with `reason`.
       case closingAfterFlush(CloseReason)
       case closed
@@ -63,6 +71,13 @@ extension Connection {
     /// (`discardFrames`); after an over-size one the complete frames before it still are.
     private var pendingClose: CloseReason?
     private var discardFrames = false
+    /// Bytes received and written since the connection opened: progress the ticks sample.
+    private var receivedTotal = 0
+    private var writtenTotal = 0
+    /// Output waiting and `written` bytes written when a tick first saw it so.
+    private var stallWatch: (written: Int, since: ContinuousClock.Instant)?
+    /// Nothing in progress and `received` bytes received when a tick first saw it so.
+    private var idleWatch: (received: Int, since: ContinuousClock.Instant)?
 
     /// A connection served normally.
     init(limits: Limits) {
@@ -71,11 +86,15 @@ extension Connection {
       self.decoder = VarlinkFrameDecoder(maxFrameBytes: limits.maxFrameBytes)
     }
 
-    /// A connection over the connection limit: its first call is answered with
-    /// `limitReply` (a complete error frame), then it is closed.
+    /// A connection over the connection limit: `limitReply` (a complete error frame) is
+    /// queued at once, without waiting for a call — it answers the client's first call
+    /// that expects a reply. The connection closes once the reply is written and the
+    /// first call or EOF has arrived (so the client never gets a reset instead of its
+    /// answer), or at the partial-frame deadline.
     init(limits: Limits, rejectingWith limitReply: [UInt8], now: ContinuousClock.Instant) {
       self.init(limits: limits)
-      state = .rejecting(reply: limitReply)
+      state = .rejecting
+      output.append(limitReply)
       rejectDeadline = now + limits.partialFrameTimeout
     }
 
@@ -97,6 +116,18 @@ extension Connection {
       return false
     }
 
+    /// Whether a streaming call is open: its output is written in the loop's fan-out step.
+    var isStreaming: Bool {
+      if case .streaming = state { return true }
+      return false
+    }
+
+    /// Nothing in progress: no call, no stream, no partial or pipelined input, no output.
+    var isIdle: Bool {
+      guard case .idle = state else { return false }
+      return !inputClosed && pendingClose == nil && decoder.bufferedByteCount == 0 && output.isEmpty
+    }
+
     /// The serial of the call in progress, if any (tests, logs).
     var currentSerial: UInt64? {
       switch state {
@@ -114,6 +145,7 @@ extension Connection.StateMachine {
     case .closed, .closingAfterFlush: return .none
     default: break
     }
+    receivedTotal += bytes.count
     let partialBefore = decoder.partialFrameByteCount
     do {
       try decoder.append(bytes)
@@ -150,7 +182,6 @@ extension Connection.StateMachine {
     partialSince = nil
     switch state {
     case .streaming(_, let source, _): return close(.peerClosed, cancel: source)
-    case .rejecting: return close(.peerClosed)
     default: return nextAction()
     }
   }
@@ -205,6 +236,7 @@ extension Connection.StateMachine {
   /// `n` bytes of `output` were written to the socket.
   mutating func bytesWritten(_ n: Int) -> Action {
     output.consume(n)
+    writtenTotal += n
     return nextAction()
   }
 
@@ -218,12 +250,31 @@ extension Connection.StateMachine {
     }
   }
 
-  /// Time passed: enforces the partial-frame timeout and the over-limit deadline.
-  /// While input is paused for backpressure the partial-frame clock does not run.
+  /// Time passed: enforces the over-limit deadline, the stall and idle timeouts and the
+  /// partial-frame timeout. While input is paused for backpressure the partial-frame
+  /// clock does not run.
   mutating func tick(now: ContinuousClock.Instant) -> Action {
     if case .closed = state { return .none }
     if let deadline = rejectDeadline, case .rejecting = state, now >= deadline {
       return close(.connectionLimitTimeout)
+    }
+    if output.isEmpty {
+      stallWatch = nil
+    } else if let watch = stallWatch, watch.written == writtenTotal {
+      if now - watch.since >= limits.stallTimeout {
+        return closeRequested(.stalled(limits.stallTimeout, pendingBytes: output.count))
+      }
+    } else {
+      stallWatch = (writtenTotal, now)
+    }
+    if let idleTimeout = limits.idleTimeout, isIdle {
+      if let watch = idleWatch, watch.received == receivedTotal {
+        if now - watch.since >= idleTimeout { return close(.idleTimeout(idleTimeout)) }
+      } else {
+        idleWatch = (receivedTotal, now)
+      }
+    } else {
+      idleWatch = nil
     }
     guard let since = partialSince else { return .none }
     if !wantsInput {
@@ -256,16 +307,13 @@ extension Connection.StateMachine {
       state = .streaming(serial: serial, source: source, signalled: false)
       return .pull(source, serial: serial)
 
-    case .rejecting(let reply):
-      if let frame = decoder.nextFrame() {
-        // A oneway call must not be answered, and a broken one has nobody to answer.
-        if let call = try? VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth), !call.oneway {
-          if let overflow = append(reply) { return overflow }
-        }
+    case .rejecting:
+      // The reply is already queued; reading the first call (or EOF) before closing means
+      // the close does not reset the connection under unread input.
+      if decoder.nextFrame() != nil || inputClosed {
         state = .closingAfterFlush(.connectionLimit)
         return nextAction()
       }
-      if inputClosed { return close(.peerClosed) }
       return .none
 
     case .idle:

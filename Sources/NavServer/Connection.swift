@@ -18,6 +18,8 @@ final class Connection {
   var hungUp = false
   /// Context of the call in progress, for clearing its data-signal flag before a pull.
   var context: ConnectionCallContext?
+  /// The streaming call whose source signalled this pass, delivered in the fan-out step.
+  var signalledSerial: UInt64?
 
   init(id: UInt64, fd: Int32, peer: PeerCredentials, machine: StateMachine, countsTowardLimit: Bool) {
     self.id = id

@@ -24,8 +24,9 @@ public struct ServerConfiguration: Sendable {
   /// mode 0660 so its members may connect (the access policy still decides per call).
   public var socketGroup: UInt32?
 
-  /// Open connections served normally. Past it, a connection is accepted, its first call
-  /// is answered with `io.navd.LimitExceeded` and it is closed. Default 4096 (as systemd).
+  /// Open connections served normally. Past it, a connection is accepted, answered
+  /// `io.navd.LimitExceeded` at once (before it sends anything) and closed. Default 4096
+  /// (as systemd).
   public var maxConnections = 4096
 
   /// Open connections of one uid (navd's own uid exempt). Past it, that uid's next
@@ -39,8 +40,9 @@ public struct ServerConfiguration: Sendable {
   /// `outputBytesPerUser`. Default 64 MiB.
   public var maxOutputBytesPerUser = 64 * 1024 * 1024
 
-  /// Connections over the limit that may wait for their LimitExceeded answer at the same
-  /// time; beyond these, new connections are closed right after accept. Default 64.
+  /// Connections over a limit that may linger after their LimitExceeded answer, until
+  /// their first call or EOF arrives, so that closing cannot reset them. Beyond these, a
+  /// new connection gets the same answer but is closed right after it. Default 64.
   public var maxRejectedConnections = 64
 
   /// Longest frame (one JSON message) accepted; longer ones close the connection, also
@@ -63,6 +65,17 @@ public struct ServerConfiguration: Sendable {
   /// Default 30 s.
   public var partialFrameTimeout: Duration = .seconds(30)
 
+  /// A connection with output waiting that could write none of it for this long is
+  /// closed (logged): typically a subscriber that stopped reading, also when no new
+  /// update arrives. Checked on the loop's timer. Default 60 s
+  /// (`--subscriber-stall-seconds`).
+  public var outputStallTimeout: Duration = .seconds(60)
+
+  /// A connection with no call in progress, no stream open, no partial message and no
+  /// output waiting for this long is closed (logged), so silent clients cannot hold
+  /// every connection slot. nil: never. Default 300 s (`--idle-timeout`, 0 disables).
+  public var idleTimeout: Duration? = .seconds(300)
+
   /// Bytes read from a socket per `read`. Default 64 KiB.
   public var readChunkBytes = 64 * 1024
 
@@ -74,6 +87,10 @@ public struct ServerConfiguration: Sendable {
   public var version = NavdRelease.version
   /// `GetInfo` url (empty until the project has a public home page).
   public var url = ""
+
+  /// Called on the loop thread with the connection id after every successful write
+  /// (tests check write order and batching with it).
+  var writeObserver: (@Sendable (UInt64) -> Void)?
 
   /// A configuration with every default, listening on `socketPath`.
   public init(socketPath: String) {

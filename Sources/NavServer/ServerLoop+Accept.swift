@@ -9,8 +9,8 @@ import NavWire
 extension ServerLoop {
   /// Accepts until the backlog is empty (EAGAIN). Past `maxConnections`, or past
   /// `maxConnectionsPerUser` for the peer's uid, the connection is still accepted — so
-  /// the client is never left hanging in the backlog — and answered
-  /// `io.navd.LimitExceeded` (naming the limit) on its first call, then closed.
+  /// the client is never left hanging in the backlog — answered `io.navd.LimitExceeded`
+  /// (naming the limit) at once and closed (`ServerLoop+Reject.swift`).
   func acceptAll() {
     while !stopping, listenFD >= 0 {
       let fd: Int32
@@ -23,7 +23,7 @@ extension ServerLoop {
         switch error.errno {
         case ECONNABORTED, EPROTO: continue
         case EMFILE, ENFILE:
-          shedOneConnection(error)
+          if shedWithSpareDescriptor(error) { continue }
           return
         default:
           log.error("accept failed: \(error)")
@@ -60,10 +60,7 @@ extension ServerLoop {
     if let overLimit {
       counters.rejected.add(1, ordering: .relaxed)
       guard counters.rejecting.load(ordering: .relaxed) < configuration.maxRejectedConnections else {
-        log.warning(
-          "connection limit reached and too many rejected connections waiting; closing at once",
-          [("pid", String(peer.pid)), ("uid", String(peer.uid)), ("max", String(configuration.maxConnections))])
-        Syscall.close(fd)
+        rejectAtOnce(fd, frame: overLimit, peer: peer)
         return
       }
       machine = Connection.StateMachine(limits: limits, rejectingWith: overLimit, now: .now)
@@ -110,17 +107,5 @@ extension ServerLoop {
       "uid \(connection.peer.uid) has more than \(perUser.maxOutputBytes) bytes of output queued on all its "
       + "connections (limit outputBytesPerUser); closing this one, which is not reading"
     drive(connection, connection.machine.closeRequested(.requested(reason)))
-  }
-
-  /// Out of file descriptors: free the spare, accept one connection and close it, so the
-  /// listener does not stay readable and spin the loop.
-  private func shedOneConnection(_ error: SystemCallError) {
-    log.error("out of file descriptors; closing a new connection at once: \(error)")
-    if spareFD >= 0 {
-      Syscall.close(spareFD)
-      spareFD = -1
-    }
-    if case .done(let fd)? = try? Syscall.accept(listenFD) { Syscall.close(fd) }
-    spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
   }
 }

@@ -118,17 +118,38 @@ extension ServerLoop {
     return connection.machine.callReplied(serial: serial, frame: call.oneway ? [] : bytes)
   }
 
-  /// Writes every dirty connection's output (one `send` per connection unless the socket
-  /// took everything and a pull produced more) and updates its epoll interest.
+  /// Writes the output of every dirty connection that is not streaming; streaming ones
+  /// join the fan-out, written after all replies (`settle`).
   func flushDirty() {
     let ids = dirty
     dirty.removeAll(keepingCapacity: true)
     for id in ids {
       guard let connection = connections[id] else { continue }
+      if connection.machine.isStreaming {
+        fanOut.insert(id)
+      } else {
+        flush(connection)
+      }
+    }
+  }
+
+  /// Delivers this pass's source signals (each source is pulled at most once, for
+  /// everything it holds) and writes every streaming connection touched this pass.
+  func flushFanOut() {
+    let ids = fanOut
+    fanOut.removeAll(keepingCapacity: true)
+    for id in ids {
+      guard let connection = connections[id] else { continue }
+      if let serial = connection.signalledSerial {
+        connection.signalledSerial = nil
+        drive(connection, connection.machine.sourceSignalled(serial: serial))
+      }
       flush(connection)
     }
   }
 
+  /// Writes what is pending in one `send` (more only if the socket took everything and
+  /// the state machine produced more) and updates the epoll interest.
   private func flush(_ connection: Connection) {
     drive(connection, connection.machine.nextAction())
     var sends = 0
@@ -142,6 +163,7 @@ extension ServerLoop {
       case .success(.wouldBlock):
         sends = .max
       case .success(.done(let n)):
+        configuration.writeObserver?(connection.id)
         drive(connection, connection.machine.bytesWritten(n))
         if n < pending { sends = .max }
       case .failure(let error):
@@ -182,6 +204,7 @@ extension ServerLoop {
     connection.context = nil
     dirty.remove(connection.id)
     perUser.closed(connection.id)
+    fanOut.remove(connection.id)
     if connection.countsTowardLimit {
       counters.open.subtract(1, ordering: .relaxed)
     } else {

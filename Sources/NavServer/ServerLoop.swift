@@ -36,6 +36,12 @@ final class ServerLoop: @unchecked Sendable {
   var connections: [UInt64: Connection] = [:]
   /// Connections that had events or messages this pass and must be flushed.
   var dirty: Set<UInt64> = []
+  /// Streaming connections to pull and write once, at the end of the pass, after every
+  /// call's reply (see `settle`).
+  var fanOut: Set<UInt64> = []
+  /// Accepting failed for want of descriptors even with the spare one released; the
+  /// listener is not watched until the next tick (a readable listener would spin the loop).
+  var acceptPaused = false
   var stopping = false
   /// Reserve descriptor released to accept-and-close when the process runs out of fds.
   var spareFD: Int32
@@ -74,8 +80,11 @@ final class ServerLoop: @unchecked Sendable {
     // Attached before the thread starts, so no task started after `start()` returns runs elsewhere.
     executor.attach(inbox)
     readBuffer = .allocate(byteCount: max(4096, configuration.readChunkBytes), alignment: 16)
-    // Ticks drive the partial-frame timeout; a quarter of it keeps the error under 25%.
-    tickInterval = min(.seconds(1), max(.milliseconds(10), configuration.partialFrameTimeout / 4))
+    // Ticks drive the timeouts; a quarter of the shortest keeps the error under 25%.
+    let shortest =
+      [configuration.partialFrameTimeout, configuration.outputStallTimeout, configuration.idleTimeout]
+      .compactMap { $0 }.filter { $0 > .zero }.min() ?? .seconds(4)
+    tickInterval = min(.seconds(1), max(.milliseconds(10), shortest / 4))
     nextTick = .now + tickInterval
     do {
       try epoll.add(listenFD, token: Self.listenerToken, interest: .init(read: true, write: false))
@@ -131,18 +140,23 @@ final class ServerLoop: @unchecked Sendable {
     }
   }
 
-  /// Processes messages and flushes dirty connections until both are exhausted (a
-  /// synchronous handler's reply posts a message, which may dispatch the next call…),
-  /// for at most `maxRounds` rounds so that a source that signals on every pull cannot
-  /// keep the loop from `epoll_wait`. Returns whether work is left for the next pass.
+  /// One pass's work after `epoll_wait`: process messages until none are left, for at
+  /// most `maxRounds` rounds (a synchronous handler's reply dispatches the next pipelined
+  /// call, whose task posts another message…), then write: first every connection with
+  /// call replies, then the fan-out — each signalled stream pulled once and everything
+  /// pending for it written in one `send`. So a writer's reply never waits behind the
+  /// subscriber writes it caused (it still means "stored and queued": the engine queues
+  /// updates before it replies), and a subscriber gets every version of the pass in one
+  /// write. Returns whether work is left for the next pass.
   func settle(maxRounds: Int = 64) -> Bool {
     for _ in 0..<maxRounds {
       let messages = inbox.takeAll()
-      if messages.isEmpty, dirty.isEmpty { return false }
+      if messages.isEmpty { break }
       for message in messages { process(message) }
-      flushDirty()
     }
-    return inbox.hasPending || !dirty.isEmpty
+    flushDirty()
+    flushFanOut()
+    return inbox.hasPending || !dirty.isEmpty || !fanOut.isEmpty
   }
 
   private func process(_ message: LoopInbox.Message) {
@@ -161,8 +175,9 @@ final class ServerLoop: @unchecked Sendable {
     case .sourceHasData(let id, let serial, let context):
       context.dataSignalPending.store(false, ordering: .releasing)
       guard let connection = connections[id] else { return }
-      drive(connection, connection.machine.sourceSignalled(serial: serial))
-      dirty.insert(id)
+      // Delivered to the state machine in the fan-out step, after the replies are written.
+      connection.signalledSerial = serial
+      fanOut.insert(id)
     case .close(let id, let reason):
       guard let connection = connections[id] else { return }
       drive(connection, connection.machine.closeRequested(.requested(reason)))
@@ -174,6 +189,7 @@ final class ServerLoop: @unchecked Sendable {
   }
 
   private func tickAll(now: ContinuousClock.Instant) {
+    if acceptPaused { resumeAccepting() }
     for connection in Array(connections.values) {
       drive(connection, connection.machine.tick(now: now))
     }

@@ -14,6 +14,7 @@ struct Arguments: Equatable {
   var partialFrameTimeoutSeconds: Int?
   var subscriberQueueBytes: Int?
   var subscriberStallSeconds: Int?
+  var idleTimeoutSeconds: Int?
   var opLogVersions: Int?
   var maxScenes: Int?
   var policyPath: String?
@@ -39,7 +40,7 @@ struct Arguments: Equatable {
                                is made 0660 and a directory navd creates for it 0750,
                                both with that group. Default: 0600 and 0700, navd's own
       --max-connections N      Connections served at once (default 4096); more are
-                               answered io.navd.LimitExceeded and closed
+                               answered io.navd.LimitExceeded at once and closed
       --max-connections-per-uid N
                                Connections of one user at once (default 1024; navd's
                                own uid is exempt); more are answered LimitExceeded
@@ -50,6 +51,9 @@ struct Arguments: Equatable {
       --policy FILE            Read the access policy ([Access] Allow= entries) from
                                FILE; re-read on SIGHUP. Default: only navd's own uid
                                and root may use navd (see navd(8), ACCESS POLICY)
+      --idle-timeout S         Close a connection with no call, no stream, no partial
+                               message and no output waiting for S seconds
+                               (default 300; 0 never)
       --max-frame-bytes N      Largest message accepted, in bytes (default 1048576)
       --partial-frame-timeout S
                                Close a connection holding a message without its NUL
@@ -60,8 +64,10 @@ struct Arguments: Equatable {
                                WatchActions watcher before more are dropped and
                                counted (default 1048576)
       --subscriber-stall-seconds S
-                               Disconnect a subscriber that reads nothing for S
-                               seconds while updates are pending (default 60)
+                               Disconnect a client (typically a subscriber) with
+                               output waiting of which nothing could be written
+                               for S seconds, also when no new update comes
+                               (default 60)
       --op-log N               Versions kept per scene for baseVersion and
                                sinceVersion (default 1024)
       --max-scenes N           Scenes navd holds at most (default 1024)
@@ -124,6 +130,8 @@ struct Arguments: Equatable {
         result.subscriberQueueBytes = try positive(try optionValue(), for: argument, minimum: 4096)
       case "--subscriber-stall-seconds":
         result.subscriberStallSeconds = try positive(try optionValue(), for: argument)
+      case "--idle-timeout":
+        result.idleTimeoutSeconds = try positive(try optionValue(), for: argument, minimum: 0)
       case "--op-log":
         result.opLogVersions = try positive(try optionValue(), for: argument)
       case "--max-scenes":

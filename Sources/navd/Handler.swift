@@ -15,7 +15,6 @@ func makeInterfaces() -> [InterfaceDescription] {
 func makeService(_ arguments: Arguments, access: AccessControl) -> NavdService {
   var configuration = EngineConfiguration()
   if let value = arguments.subscriberQueueBytes { configuration.subscriberQueueBytes = value }
-  if let value = arguments.subscriberStallSeconds { configuration.subscriberStallSeconds = Double(value) }
   if let value = arguments.opLogVersions { configuration.opLogCapacity = value }
   if let value = arguments.maxScenes { configuration.maxScenes = value }
   return NavdService(engine: Engine(configuration: configuration), access: access)

@@ -62,6 +62,8 @@ if let value = arguments.maxFrameBytes { configuration.maxFrameBytes = value }
 if let value = arguments.partialFrameTimeoutSeconds { configuration.partialFrameTimeout = .seconds(value) }
 if let value = arguments.maxConnectionsPerUser { configuration.maxConnectionsPerUser = value }
 if let value = arguments.maxOutputBytesPerUser { configuration.maxOutputBytesPerUser = value }
+if let value = arguments.subscriberStallSeconds { configuration.outputStallTimeout = .seconds(value) }
+if let value = arguments.idleTimeoutSeconds { configuration.idleTimeout = value == 0 ? nil : .seconds(value) }
 
 // Thousands of clients need thousands of descriptors: raise the soft limit to the hard one.
 var fileLimit = rlimit()

@@ -233,7 +233,7 @@ struct ConnectionStateMachineTests {
     #expect(!machine.wantsInput)
   }
 
-  @Test("over the connection limit: the first call gets LimitExceeded, then close after the write")
+  @Test("over the connection limit: LimitExceeded is queued at once; close after the first call and the write")
   func rejecting() {
     let limitFrame = VarlinkReply.encoded(parameters: ["limit": "connections"], error: "io.navd.LimitExceeded")
     var machine = Machine(limits: testLimits, rejectingWith: limitFrame, now: t0)
@@ -244,7 +244,8 @@ struct ConnectionStateMachineTests {
 
   @Test("over the connection limit and silent: closed at the deadline")
   func rejectingTimeout() {
-    var machine = Machine(limits: testLimits, rejectingWith: [], now: t0)
+    var machine = Machine(limits: testLimits, rejectingWith: replyFrame(1), now: t0)
+    _ = machine.bytesWritten(machine.output.count)
     #expect(machine.tick(now: t0 + .seconds(1)).isNone)
     #expect(machine.tick(now: t0 + .seconds(31)).closeReason == .connectionLimitTimeout)
   }
