@@ -83,7 +83,8 @@ extension ServerLoop {
       log.debug("connection accepted", connection.logFields)
     } else {
       counters.rejecting.add(1, ordering: .relaxed)
-      log.info("connection over the limit; will answer LimitExceeded", connection.logFields)
+      dirty.insert(id)  // its LimitExceeded reply is already queued: write it this pass
+      log.info("connection over the limit; answered LimitExceeded, closing after its first call", connection.logFields)
     }
   }
 

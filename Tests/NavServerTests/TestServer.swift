@@ -64,6 +64,11 @@ final class TestHandler: CallHandler {
       DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...500))) {
         context.reply(.object(parameters))
       }
+    case "Publish":
+      // A writer: queue an update to every open stream first, then reply (as the engine does).
+      let n = Int(call.parameters["n"]?.numberValue ?? 0)
+      for source in sources.withLock({ $0 }) where source.cancelCount == 0 { source.push(n) }
+      context.reply(["n": .number(Double(n))])
     case "Watch", "Flood":
       let count = call.parameters["count"]?.numberValue.map { Int($0) }
       let source = TestSource(
@@ -106,10 +111,17 @@ final class TestSource: ReplySource {
     }
   }
 
-  func push(_ n: Int) {
-    state.withLock { $0.pending.append(VarlinkReply.encoded(parameters: ["n": .number(Double(n))], continues: true)) }
+  /// Queues update `n`, padded with `padding` bytes of filler, and signals.
+  func push(_ n: Int, padding: Int = 0) {
+    var parameters: [String: JSONValue] = ["n": .number(Double(n))]
+    if padding > 0 { parameters["pad"] = .string(String(repeating: "p", count: padding)) }
+    let frame = VarlinkReply.encoded(parameters: .object(parameters), continues: true)
+    state.withLock { $0.pending.append(frame) }
     context.sourceHasData()
   }
+
+  /// The connection the stream belongs to.
+  var connectionID: UInt64 { context.connectionID }
 
   func pull() -> (bytes: [UInt8], finished: Bool) {
     if flood {
