@@ -54,9 +54,9 @@ def test_read_your_writes_across_connections(navd, fresh_scene):
 
 @pytest.mark.parametrize("view", ["state", "layout"])
 def test_mutate_reply_comes_after_the_subscribers_update(navd, fresh_scene, view):
-    """V4 / PROTOCOL.md §3 Mutate: a client that subscribed before mutating sees its own
-    update before — or at the latest together with — the reply. After each reply, the
-    subscriber's update for that version must be readable (bounded wait: 1 s)."""
+    """V4 / PROTOCOL.md §3 Mutate: the update is queued before the reply and written in the
+    same loop pass, right after it (§2 "Write order"). After each reply, the subscriber's
+    update for that version must be readable (bounded wait: 1 s)."""
     scene = fresh_scene
     with navd.connect() as writer, navd.connect() as subscriber:
         writer.call("io.navd.Mutate", {"scene": scene, "ops": MAIL})
