@@ -133,17 +133,12 @@ extension ServerLoop {
     }
   }
 
-  /// Delivers this pass's source signals (each source is pulled at most once, for
-  /// everything it holds) and writes every streaming connection touched this pass.
+  /// Writes every streaming connection touched this pass (signals already delivered).
   func flushFanOut() {
     let ids = fanOut
     fanOut.removeAll(keepingCapacity: true)
     for id in ids {
       guard let connection = connections[id] else { continue }
-      if let serial = connection.signalledSerial {
-        connection.signalledSerial = nil
-        drive(connection, connection.machine.sourceSignalled(serial: serial))
-      }
       flush(connection)
     }
   }

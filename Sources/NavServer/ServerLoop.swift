@@ -39,6 +39,8 @@ final class ServerLoop: @unchecked Sendable {
   /// Streaming connections to pull and write once, at the end of the pass, after every
   /// call's reply (see `settle`).
   var fanOut: Set<UInt64> = []
+  /// Connections whose source signalled and whose state machine has not been told yet.
+  var signalled: [UInt64] = []
   /// Accepting failed for want of descriptors even with the spare one released; the
   /// listener is not watched until the next tick (a readable listener would spin the loop).
   var acceptPaused = false
@@ -143,20 +145,41 @@ final class ServerLoop: @unchecked Sendable {
   /// One pass's work after `epoll_wait`: process messages until none are left, for at
   /// most `maxRounds` rounds (a synchronous handler's reply dispatches the next pipelined
   /// call, whose task posts another message…), then write: first every connection with
-  /// call replies, then the fan-out — each signalled stream pulled once and everything
-  /// pending for it written in one `send`. So a writer's reply never waits behind the
-  /// subscriber writes it caused (it still means "stored and queued": the engine queues
-  /// updates before it replies), and a subscriber gets every version of the pass in one
-  /// write. Returns whether work is left for the next pass.
+  /// call replies, then the fan-out — everything pending for each stream written in one
+  /// `send`. So a writer's reply never waits behind the subscriber writes it caused (it
+  /// still means "stored and queued": the engine queues updates before it replies), and
+  /// a subscriber gets every version of the pass in one write.
+  ///
+  /// Source signals are delivered (the source pulled into the connection's output) at
+  /// the start of the next round, or after the replies are written when the pass ends
+  /// first: a lone writer's reply does not wait for the pulls either, while under a
+  /// pipelined load no source holds more than one round's updates (its queue is bounded;
+  /// the output buffer takes them up to the low-water mark). Returns whether work is
+  /// left for the next pass.
   func settle(maxRounds: Int = 64) -> Bool {
     for _ in 0..<maxRounds {
       let messages = inbox.takeAll()
       if messages.isEmpty { break }
+      deliverSignals()
       for message in messages { process(message) }
     }
     flushDirty()
+    deliverSignals()
     flushFanOut()
     return inbox.hasPending || !dirty.isEmpty || !fanOut.isEmpty
+  }
+
+  /// Tells each signalled connection's state machine, which pulls the source if its
+  /// output is below the low-water mark. Nothing is written here.
+  private func deliverSignals() {
+    guard !signalled.isEmpty else { return }
+    let ids = signalled
+    signalled.removeAll(keepingCapacity: true)
+    for id in ids {
+      guard let connection = connections[id], let serial = connection.signalledSerial else { continue }
+      connection.signalledSerial = nil
+      drive(connection, connection.machine.sourceSignalled(serial: serial))
+    }
   }
 
   private func process(_ message: LoopInbox.Message) {
@@ -175,7 +198,8 @@ final class ServerLoop: @unchecked Sendable {
     case .sourceHasData(let id, let serial, let context):
       context.dataSignalPending.store(false, ordering: .releasing)
       guard let connection = connections[id] else { return }
-      // Delivered to the state machine in the fan-out step, after the replies are written.
+      // Delivered to the state machine later in the pass (`settle`), written in the fan-out.
+      if connection.signalledSerial == nil { signalled.append(id) }
       connection.signalledSerial = serial
       fanOut.insert(id)
     case .close(let id, let reason):
