@@ -39,16 +39,20 @@ struct ActionWatcher: StreamReducer {
 
   var reconnects: Bool { true }
 
-  func openingCall() -> VarlinkCall {
-    VarlinkCall(method: NavMethod.watchActions.qualifiedName, parameters: ["scene": .string(scene)], more: true)
-  }
+  func openingCall() -> VarlinkCall { WatchActionsCall(scene: scene).varlinkCall }
 
   /// `watching` (the watch is registered) and `dropped` (activations navd could not
   /// queue while this watcher was not reading) carry no activation.
   func received(_ reply: VarlinkReply) throws(NavClientError) -> StreamStep<Activation> {
-    switch reply.parameters["kind"]?.stringValue {
-    case "watching", "dropped": .skip
-    default: .yield(try Activation(reply.parameters))
+    let frame: WatchFrame
+    do {
+      frame = try WatchFrame(parameters: .object(reply.parameters))
+    } catch {
+      throw .protocolViolation(error.description)
+    }
+    switch frame {
+    case .activation(let activation): return .yield(activation)
+    case .watching, .dropped, .unknown: return .skip
     }
   }
 }

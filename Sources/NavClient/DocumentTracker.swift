@@ -28,64 +28,57 @@ struct DocumentTracker: StreamReducer {
 
   /// Subscribe, resuming from the current version unless a snapshot is needed.
   func openingCall() -> VarlinkCall {
-    var parameters: [String: JSONValue] = ["scene": .string(scene), "view": .string(view.rawValue)]
-    if view == .layout { parameters.merge(metrics.parameters) { _, new in new } }
+    var call = SubscribeCall(scene: scene, view: view, metrics: view == .layout ? metrics : .defaults)
     if let current, !needsSnapshot {
-      parameters["sinceVersion"] = .number(Double(current.version))
-      if let epoch = current.epoch { parameters["epoch"] = .string(epoch) }
+      call.sinceVersion = current.version
+      call.epoch = current.epoch
     }
-    return VarlinkCall(method: NavMethod.subscribe.qualifiedName, parameters: parameters, more: true)
+    return call.varlinkCall
   }
 
   mutating func received(_ reply: VarlinkReply) throws(NavClientError) -> StreamStep<DocumentUpdate> {
-    let reader = ReplyReader(reply.parameters, context: "Subscribe reply")
-    switch try reader.string("kind") {
-    case "snapshot":
-      let version = try reader.version("version")
-      let document = try reader.value("document")
-      let epoch = try reader.optionalString("epoch")
-      current = DocumentCheckpoint(version: version, document: document, epoch: epoch)
+    let frame: SubscribeFrame
+    do {
+      frame = try SubscribeFrame(parameters: .object(reply.parameters))
+    } catch {
+      throw .protocolViolation(error.description)
+    }
+    switch frame {
+    case .snapshot(let snapshot):
+      current = DocumentCheckpoint(version: snapshot.version, document: snapshot.document, epoch: snapshot.epoch)
       needsSnapshot = false
-      return .yield(DocumentUpdate(version: version, document: document, isSnapshot: true, epoch: epoch))
-    case "update":
-      return try update(reader)
-    case "events":
+      return .yield(
+        DocumentUpdate(
+          version: snapshot.version, document: snapshot.document, isSnapshot: true, epoch: snapshot.epoch))
+    case .update(let update):
+      return apply(update)
+    case .events(let events):
       guard let current else { return .skip }
       return .yield(
         DocumentUpdate(
-          version: current.version, document: current.document, events: try reader.array("events"),
-          epoch: current.epoch))
-    default:
+          version: current.version, document: current.document, events: events.events, epoch: current.epoch))
+    case .unknown:
       // A kind this client does not know: a newer navd; ignore it, as Varlink clients ignore new fields.
       return .skip
     }
   }
 
-  private mutating func update(_ reader: ReplyReader) throws(NavClientError) -> StreamStep<DocumentUpdate> {
-    let fromVersion = try reader.version("fromVersion")
-    let toVersion = try reader.version("toVersion")
-    let patchValue = try reader.value("patch")
-    let patch: [PatchOperation]
-    do {
-      patch = try JSONPatch.decode(patchValue)
-    } catch {
-      throw .protocolViolation("Subscribe reply: \"patch\": \(error.description)")
-    }
-    guard let current, !needsSnapshot, fromVersion == current.version, toVersion > fromVersion else {
+  private mutating func apply(_ update: SubscribeFrame.Update) -> StreamStep<DocumentUpdate> {
+    guard let current, !needsSnapshot, update.fromVersion == current.version, update.toVersion > update.fromVersion
+    else {
       return resync()
     }
     let document: JSONValue
     do {
-      document = try PatchApplier.apply(patch, to: current.document)
+      document = try PatchApplier.apply(update.patch, to: current.document)
     } catch {
       return resync()
     }
-    self.current = DocumentCheckpoint(version: toVersion, document: document, epoch: current.epoch)
+    self.current = DocumentCheckpoint(version: update.toVersion, document: document, epoch: current.epoch)
     return .yield(
       DocumentUpdate(
-        version: toVersion, document: document, patch: patch, events: try reader.array("events", default: []),
-        animated: try reader.bool("animated", default: false), isSnapshot: false,
-        coalesced: try reader.bool("coalesced", default: false), epoch: current.epoch))
+        version: update.toVersion, document: document, patch: update.patch, events: update.events,
+        animated: update.animated, isSnapshot: false, coalesced: update.coalesced, epoch: current.epoch))
   }
 
   private mutating func resync() -> StreamStep<DocumentUpdate> {

@@ -1,13 +1,5 @@
 import NavModel
 
-/// Which document a subscription or read follows (the Subscribe `view` parameter).
-public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
-  /// The scene's raw state, as `GetState` returns it.
-  case state
-  /// The resolved layout a front end draws, as `GetLayout` returns it.
-  case layout
-}
-
 /// One step of a subscription: the document after it, and what changed.
 ///
 /// `document` is always complete — the client applied `patch` to the previous document — so a

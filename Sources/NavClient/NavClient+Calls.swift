@@ -5,16 +5,12 @@ import NavWire
 extension NavClient {
   /// `GetServerInfo`: navd's version, uptime and counts.
   public func serverInfo() async throws -> ServerInfo {
-    try ServerInfo(try await perform(NavMethod.getServerInfo.qualifiedName, [:], retryOnDrop: true))
+    try await perform(GetServerInfoCall(), retryOnDrop: true)
   }
 
   /// `ListScenes`: every scene, sorted by name.
   public func scenes() async throws -> [SceneSummary] {
-    let reader = ReplyReader(
-      try await perform(NavMethod.listScenes.qualifiedName, [:], retryOnDrop: true), context: "ListScenes reply")
-    var scenes: [SceneSummary] = []
-    for element in try reader.array("scenes") { scenes.append(try SceneSummary(element)) }
-    return scenes
+    try await perform(ListScenesCall(), retryOnDrop: true).scenes
   }
 
   /// `GetState`: the scene's state and its version. Throws `io.navd.SceneNotFound` for an unknown scene.
@@ -27,15 +23,8 @@ extension NavClient {
   public func stateWithEpoch(scene: String = "main") async throws -> (
     version: UInt64, epoch: String?, state: SceneState
   ) {
-    let parameters = try await perform(NavMethod.getState.qualifiedName, ["scene": .string(scene)], retryOnDrop: true)
-    let reader = ReplyReader(parameters, context: "GetState reply")
-    let version = try reader.version("version")
-    let epoch = try reader.optionalString("epoch")
-    do {
-      return (version, epoch, try SceneState(json: try reader.object("state"), path: "state"))
-    } catch let error as NavError {
-      throw NavClientError.protocolViolation("GetState reply: \(error.description)")
-    }
+    let reply = try await perform(GetStateCall(scene: scene), retryOnDrop: true)
+    return (reply.version, reply.epoch, reply.state)
   }
 
   /// `GetLayout`: the resolved layout document (what a front end draws) and its version.
@@ -50,11 +39,8 @@ extension NavClient {
   public func layout(scene: String = "main", metrics: LayoutMetrics) async throws -> (
     version: UInt64, layout: JSONValue
   ) {
-    var parameters: [String: JSONValue] = ["scene": .string(scene)]
-    parameters.merge(metrics.parameters) { _, new in new }
-    let reader = ReplyReader(
-      try await perform(NavMethod.getLayout.qualifiedName, parameters, retryOnDrop: true), context: "GetLayout reply")
-    return (try reader.version("version"), try reader.object("layout"))
+    let reply = try await perform(GetLayoutCall(scene: scene, metrics: metrics), retryOnDrop: true)
+    return (reply.version, reply.layout)
   }
 
   /// `Mutate`: applies `ops` atomically and returns the new version and the conflict report.
@@ -71,13 +57,10 @@ extension NavClient {
     scene: String = "main", ops: [Op], baseVersion: UInt64? = nil, epoch: String? = nil, mutationId: String? = nil,
     policy: MutationPolicy = .lastWriterWins
   ) async throws -> MutationReply {
-    var parameters: [String: JSONValue] = [
-      "scene": .string(scene), "ops": .array(ops.map(\.json)), "clientId": .string(clientId),
-      "mutationId": .string(mutationId ?? Self.randomID()), "policy": .string(policy.rawValue),
-    ]
-    if let baseVersion { parameters["baseVersion"] = .number(Double(baseVersion)) }
-    if let epoch { parameters["epoch"] = .string(epoch) }
-    return try MutationReply(try await perform(NavMethod.mutate.qualifiedName, parameters, retryOnDrop: true))
+    let call = MutateCall(
+      scene: scene, ops: ops, baseVersion: baseVersion, epoch: epoch, mutationId: mutationId ?? Self.randomID(),
+      clientId: clientId, policy: policy)
+    return try await perform(call, retryOnDrop: true)
   }
 
   /// `Activate`: a front end activates a shown, enabled bar button item (as drawn with `metrics`).
@@ -89,12 +72,10 @@ extension NavClient {
     scene: String = "main", item: String, width: Double? = nil, metrics: LayoutMetrics? = nil,
     expectTop: String? = nil
   ) async throws -> ActivationResult {
-    var parameters: [String: JSONValue] = [
-      "scene": .string(scene), "item": .string(item), "clientId": .string(clientId),
-    ]
-    parameters.merge((metrics ?? LayoutMetrics(width: width)).parameters) { _, new in new }
-    if let expectTop { parameters["expectTop"] = .string(expectTop) }
-    return try ActivationResult(try await perform(NavMethod.activate.qualifiedName, parameters, retryOnDrop: false))
+    let call = ActivateCall(
+      scene: scene, item: item, metrics: metrics ?? LayoutMetrics(width: width), expectTop: expectTop,
+      clientId: clientId)
+    return try await perform(call, retryOnDrop: false)
   }
 
   /// Calls any method (`org.varlink.service.GetInfo`, a newer io.navd method, …) and returns
@@ -104,16 +85,16 @@ extension NavClient {
   public func call(method: String, parameters: [String: JSONValue] = [:]) async throws -> JSONValue {
     .object(try await perform(method, parameters, retryOnDrop: false))
   }
-}
 
-extension LayoutMetrics {
-  /// The call parameters for these metrics; defaults are left out.
-  var parameters: [String: JSONValue] {
-    var parameters: [String: JSONValue] = [:]
-    if let width { parameters["width"] = .number(width) }
-    if compact { parameters["compact"] = true }
-    if navigationBarPosition != .top { parameters["navigationBarPosition"] = .string(navigationBarPosition.rawValue) }
-    if toolbarPosition != .bottom { parameters["toolbarPosition"] = .string(toolbarPosition.rawValue) }
-    return parameters
+  /// Makes a typed call and decodes its reply; a reply of the wrong shape is `.protocolViolation`.
+  func perform<Call: NavCall>(_ call: Call, retryOnDrop: Bool) async throws -> Call.Reply
+  where Call.Reply: NavReply {
+    let parameters = try await perform(
+      Call.method.qualifiedName, call.parameters.objectValue ?? [:], retryOnDrop: retryOnDrop)
+    do {
+      return try Call.Reply(parameters: .object(parameters))
+    } catch {
+      throw NavClientError.protocolViolation(error.description)
+    }
   }
 }

@@ -1,4 +1,5 @@
 import NavModel
+import NavWire
 
 /// The Replicache-style mutator: compute ops from the latest state, retry on conflict.
 extension NavClient {
@@ -32,7 +33,7 @@ extension NavClient {
   private func latestState(scene: String) async throws -> (version: UInt64, epoch: String?, state: SceneState) {
     do {
       return try await stateWithEpoch(scene: scene)
-    } catch let error as NavClientError where error.remoteName == NavErrorNames.sceneNotFound {
+    } catch let error as NavClientError where error.remoteName == NavErrorName.sceneNotFound.rawValue {
       return (0, nil, SceneState.empty)
     }
   }

@@ -1,4 +1,5 @@
 import NavModel
+import NavWire
 
 #if canImport(Glibc)
   import Glibc
@@ -37,14 +38,16 @@ public enum NavClientError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether this is `io.navd.Conflict`: the scene changed under the caller (CONFLICTS.md).
-  public var isConflict: Bool { remoteName == NavErrorNames.conflict }
+  public var isConflict: Bool { remoteName == NavErrorName.conflict.rawValue }
 
   /// For a Conflict: the scene's version when navd rejected the mutation.
-  public var currentVersion: UInt64? {
-    guard case .remote(_, let parameters) = self, let number = parameters["currentVersion"]?.numberValue,
-      number >= 0, number.rounded() == number, number <= 9_007_199_254_740_992
-    else { return nil }
-    return UInt64(number)
+  public var currentVersion: UInt64? { navError?.currentVersion }
+
+  /// A `.remote` io.navd error as the `NavError` navd raised (code, field, limit, …); nil
+  /// for any other case and for errors of other interfaces.
+  public var navError: NavError? {
+    guard case .remote(let name, let parameters) = self else { return nil }
+    return NavError(errorName: name, parameters: parameters)
   }
 
   /// One line for people: what failed and, for `.unreachable`, what to do.
@@ -90,10 +93,4 @@ public enum NavClientError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     return .unreachable(socketPath: path, errno: code, hint: hint)
   }
-}
-
-/// The io.navd error names the client itself looks at.
-enum NavErrorNames {
-  static let conflict = "io.navd.Conflict"
-  static let sceneNotFound = "io.navd.SceneNotFound"
 }

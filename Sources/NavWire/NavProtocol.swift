@@ -1,0 +1,124 @@
+import NavModel
+
+/// The io.navd protocol's version and every name it puts on the wire, in one place
+/// (as tmux keeps `tmux-protocol.h`): methods, error names, stream frame kinds.
+///
+/// **Bump `NavProtocol.version` whenever a name here, or a message shape in
+/// `Messages/` or `Errors/`, changes.** Adding a method or an optional field is
+/// compatible and bumps the minor part; renaming or removing anything bumps the
+/// major part. `Protocol/io.navd.varlink` is the same vocabulary on paper.
+public enum NavProtocol {
+  /// Version of the io.navd protocol as a whole (methods, errors, framing rules).
+  public static let version = "1.0"
+
+  /// The one interface navd serves besides `org.varlink.service`.
+  public static let interface = "io.navd"
+
+  /// Sent by the IO layer itself when a connection arrives past the connection
+  /// limit (parameters: `limit`, `max`, `value`, `field`, `message`).
+  public static let limitExceededError = NavErrorName.limitExceeded.rawValue
+}
+
+/// The io.navd methods.
+public enum NavMethod: String, Sendable, CaseIterable {
+  case getServerInfo = "GetServerInfo"
+  case listScenes = "ListScenes"
+  case getState = "GetState"
+  case getLayout = "GetLayout"
+  case subscribe = "Subscribe"
+  case mutate = "Mutate"
+  case activate = "Activate"
+  case watchActions = "WatchActions"
+
+  /// `io.navd.<name>`.
+  public var qualifiedName: String { "\(NavProtocol.interface).\(rawValue)" }
+
+  /// Methods that only stream (`[Requires 'more' flag]`): a plain call gets ExpectedMore.
+  public var requiresMore: Bool { self == .subscribe || self == .watchActions }
+}
+
+/// The io.navd error names, one per `NavError.Code` (NavModel knows codes, not names).
+public enum NavErrorName: String, Sendable, CaseIterable {
+  case invalidMutation = "io.navd.InvalidMutation"
+  case itemNotFound = "io.navd.ItemNotFound"
+  case duplicateItem = "io.navd.DuplicateItem"
+  case itemAlreadyOnStack = "io.navd.ItemAlreadyOnStack"
+  case cannotPopRoot = "io.navd.CannotPopRoot"
+  case limitExceeded = "io.navd.LimitExceeded"
+  case conflict = "io.navd.Conflict"
+  case sceneNotFound = "io.navd.SceneNotFound"
+  case storageFailed = "io.navd.StorageFailed"
+  case itemNotActivatable = "io.navd.ItemNotActivatable"
+
+  /// The name of errors with `code`.
+  public init(_ code: NavError.Code) {
+    switch code {
+    case .invalidMutation: self = .invalidMutation
+    case .itemNotFound: self = .itemNotFound
+    case .duplicateItem: self = .duplicateItem
+    case .itemAlreadyOnStack: self = .itemAlreadyOnStack
+    case .cannotPopRoot: self = .cannotPopRoot
+    case .limitExceeded: self = .limitExceeded
+    case .conflict: self = .conflict
+    case .sceneNotFound: self = .sceneNotFound
+    case .storageFailed: self = .storageFailed
+    case .itemNotActivatable: self = .itemNotActivatable
+    }
+  }
+
+  /// The code of errors with this name.
+  public var code: NavError.Code {
+    switch self {
+    case .invalidMutation: .invalidMutation
+    case .itemNotFound: .itemNotFound
+    case .duplicateItem: .duplicateItem
+    case .itemAlreadyOnStack: .itemAlreadyOnStack
+    case .cannotPopRoot: .cannotPopRoot
+    case .limitExceeded: .limitExceeded
+    case .conflict: .conflict
+    case .sceneNotFound: .sceneNotFound
+    case .storageFailed: .storageFailed
+    case .itemNotActivatable: .itemNotActivatable
+    }
+  }
+}
+
+/// The `kind` of each `Subscribe` reply.
+public enum SubscribeFrameKind: String, Sendable, CaseIterable {
+  case snapshot, update, events
+}
+
+/// The `kind` of each `WatchActions` reply.
+public enum WatchFrameKind: String, Sendable, CaseIterable {
+  case watching, activation, dropped
+}
+
+/// Names of `org.varlink.service`, which every Varlink service implements.
+public enum VarlinkServiceNames {
+  /// The interface name itself.
+  public static let interface = "org.varlink.service"
+
+  /// `GetInfo() -> (vendor, product, version, url, interfaces)`.
+  public static let getInfo = "org.varlink.service.GetInfo"
+  /// `GetInterfaceDescription(interface) -> (description)`.
+  public static let getInterfaceDescription = "org.varlink.service.GetInterfaceDescription"
+
+  /// `(interface: string)` — the call named an interface the service does not have.
+  public static let interfaceNotFound = "org.varlink.service.InterfaceNotFound"
+  /// `(method: string)` — the interface exists but has no such method.
+  public static let methodNotFound = "org.varlink.service.MethodNotFound"
+  /// `(method: string)` — the interface declares the method but it is not implemented.
+  public static let methodNotImplemented = "org.varlink.service.MethodNotImplemented"
+  /// `(parameter: string)` — a parameter (or, for navd, a call flag) is invalid.
+  public static let invalidParameter = "org.varlink.service.InvalidParameter"
+  /// `(right, scene?, message)` for navd — the peer is not allowed to make this call.
+  public static let permissionDenied = "org.varlink.service.PermissionDenied"
+  /// `()` — the method only works with `"more": true`.
+  public static let expectedMore = "org.varlink.service.ExpectedMore"
+}
+
+/// The released software version navd reports in `GetInfo` and `--version`.
+public enum NavdRelease {
+  /// Semantic version of this build of navd and its tools.
+  public static let version = "0.1.0"
+}
