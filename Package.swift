@@ -21,7 +21,7 @@ let package = Package(
     .target(name: "NavFileSystem"),
     .target(name: "NavWire", dependencies: ["NavModel"]),
     .target(name: "NavClient", dependencies: ["NavModel", "NavWire"]),
-    .target(name: "NavCtlKit", dependencies: ["NavModel"]),
+    .target(name: "NavCtlKit", dependencies: ["NavModel", "NavWire"]),
     .target(name: "NavServer", dependencies: ["NavModel", "NavWire", "CNavSys", "NavFileSystem"]),
     .target(name: "NavService", dependencies: ["NavEngine", "NavServer", "NavWire", "NavModel", "NavAccess"]),
     .executableTarget(

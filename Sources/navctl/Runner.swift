@@ -42,9 +42,9 @@ struct Runner {
         stateReply = try await client.call(
           method: invocation.stateRequest.method, parameters: invocation.stateRequest.parameters.objectValue ?? [:])
         state = try SceneState(json: stateReply["state"] ?? .null)
-      } catch let error as NavClientError where error.remoteName == "io.navd.SceneNotFound" {
+      } catch let error as NavClientError where error.remoteName == NavErrorName.sceneNotFound.rawValue {
         state = .empty
-        stateReply = ["version": 0, "state": SceneState.empty.json]
+        stateReply = StateReply(version: 0, epoch: nil, state: .empty).parameters
       }
     }
     var build: MutationBuild?

@@ -1,4 +1,5 @@
 import NavModel
+import NavWire
 
 /// What navctl prints on stderr when a call fails, and the exit status that goes with it.
 public enum ErrorReport {
@@ -21,17 +22,18 @@ public enum ErrorReport {
       text += " (version \(LayoutText.number(conflict["version"])))\n"
     }
     switch name {
-    case "io.navd.SceneNotFound":
+    case NavErrorName.sceneNotFound.rawValue:
       text += "  hint: scene \(scene) has no state yet; any change creates it (see 'navctl scenes')\n"
-    case "io.navd.Conflict":
+    case NavErrorName.conflict.rawValue:
       text += "  hint: read the current state with 'navctl get' and try again\n"
-    case "org.varlink.service.PermissionDenied":
-      let right = parameters["right"]?.stringValue.map(DisplayWidth.sanitize) ?? "?"
-      let scene = parameters["scene"]?.stringValue.map { " on scene \(DisplayWidth.sanitize($0))" } ?? ""
+    case VarlinkServiceNames.permissionDenied:
+      let denied = PermissionDenied(parameters: parameters)
+      let right = denied.map { DisplayWidth.sanitize($0.right) } ?? "?"
+      let scene = denied?.scene.map { " on scene \(DisplayWidth.sanitize($0))" } ?? ""
       text += "  missing right: \(right)\(scene)\n"
       text +=
         "  hint: navd's access policy does not grant it to you; ask navd's administrator (navd(8), ACCESS POLICY)\n"
-    case "org.varlink.service.MethodNotFound", "org.varlink.service.InterfaceNotFound":
+    case VarlinkServiceNames.methodNotFound, VarlinkServiceNames.interfaceNotFound:
       text += "  hint: this navd does not serve the call; is it older than navctl? (see 'navctl info')\n"
     default: break
     }

@@ -1,3 +1,5 @@
+import NavWire
+
 /// navctl's exit statuses (documented in `--help` and navctl(1)).
 public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
   case success = 0
@@ -12,6 +14,6 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
 
   /// The status for a Varlink error reply named `name`.
   public static func forError(named name: String) -> ExitCode {
-    name == "io.navd.Conflict" ? .conflict : .refused
+    name == NavErrorName.conflict.rawValue ? .conflict : .refused
   }
 }

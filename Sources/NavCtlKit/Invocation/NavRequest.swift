@@ -1,4 +1,5 @@
 import NavModel
+import NavWire
 
 /// One Varlink call navctl makes: the method, its parameters, and whether it streams.
 public struct NavRequest: Sendable, Hashable {
@@ -15,6 +16,13 @@ public struct NavRequest: Sendable, Hashable {
     self.parameters = parameters
     self.more = more
   }
+
+  /// The request for a typed io.navd call (`more` for the methods that stream).
+  public init(_ call: some NavCall) {
+    self.init(
+      method: type(of: call).method.qualifiedName, parameters: call.parameters, more: type(of: call).method.requiresMore
+    )
+  }
 }
 
 extension Invocation {
@@ -29,9 +37,7 @@ extension Invocation {
   }
 
   /// The `GetState` call that reads the snapshot a plan is built from.
-  public var stateRequest: NavRequest {
-    NavRequest(method: "io.navd.GetState", parameters: ["scene": .string(options.scene)])
-  }
+  public var stateRequest: NavRequest { NavRequest(GetStateCall(scene: options.scene)) }
 
   /// The call the action makes; nil for actions answered without navd (help, version, completion,
   /// and `__ids`, which is answered from the `stateRequest` reply).
@@ -39,41 +45,34 @@ extension Invocation {
   /// `ops` are the ops of `mutate` (from `MutationPlan.ops(for:)`) or `apply` (from `ApplyDocument`);
   /// `terminalColumns` is the width `show` and `watch` draw at when no `--width` was given.
   public func request(ops: [Op] = [], terminalColumns: Int = 80) -> NavRequest? {
-    let scene: JSONValue = .string(options.scene)
+    let scene = options.scene
     switch action {
     case .help, .version, .completion, .listIds:
       return nil
     case .mutate, .apply:
-      var parameters: [String: JSONValue] = ["scene": scene, "ops": .array(ops.map(\.json))]
-      if let base = options.ifVersion {
-        parameters["baseVersion"] = .number(Double(base))
-        parameters["policy"] = "failOnConflict"
-      }
-      return NavRequest(method: "io.navd.Mutate", parameters: .object(parameters))
+      let base = options.ifVersion
+      return NavRequest(
+        MutateCall(
+          scene: scene, ops: ops, baseVersion: base.flatMap { UInt64(exactly: $0) },
+          policy: base == nil ? nil : .failOnConflict))
     case .getState:
       return stateRequest
     case .getLayout(let width):
-      var parameters: [String: JSONValue] = ["scene": scene]
-      if let width { parameters["width"] = .number(width) }
-      return NavRequest(method: "io.navd.GetLayout", parameters: .object(parameters))
+      return NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width)))
     case .show(let columns):
       let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
-      return NavRequest(method: "io.navd.GetLayout", parameters: ["scene": scene, "width": .number(width)])
+      return NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width)))
     case .watch(let columns):
       let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
-      return NavRequest(
-        method: "io.navd.Subscribe", parameters: ["scene": scene, "view": "layout", "width": .number(width)], more: true
-      )
+      return NavRequest(SubscribeCall(scene: scene, view: .layout, metrics: LayoutMetrics(width: width)))
     case .activate(let item, let width):
-      var parameters: [String: JSONValue] = ["scene": scene, "item": .string(item)]
-      if let width { parameters["width"] = .number(width) }
-      return NavRequest(method: "io.navd.Activate", parameters: .object(parameters))
+      return NavRequest(ActivateCall(scene: scene, item: item, metrics: LayoutMetrics(width: width)))
     case .watchActions:
-      return NavRequest(method: "io.navd.WatchActions", parameters: ["scene": scene], more: true)
+      return NavRequest(WatchActionsCall(scene: scene))
     case .listScenes:
-      return NavRequest(method: "io.navd.ListScenes", parameters: [:])
+      return NavRequest(ListScenesCall())
     case .serverInfo:
-      return NavRequest(method: "io.navd.GetServerInfo", parameters: [:])
+      return NavRequest(GetServerInfoCall())
     }
   }
 }

@@ -1,4 +1,5 @@
 import NavModel
+import NavWire
 
 /// What navctl prints for a reply: text for stdout and, sometimes, notes for stderr.
 public struct PresentedOutput: Sendable, Hashable {
@@ -76,8 +77,9 @@ public enum ReplyPresenter {
     if json { return line(reply) }
     let scene = DisplayWidth.sanitize(reply["scene"]?.stringValue ?? "?")
     switch reply["kind"]?.stringValue {
-    case "watching": return "watching \(scene) from version \(LayoutText.number(reply["version"]))\n"
-    case "dropped":
+    case WatchFrameKind.watching.rawValue:
+      return "watching \(scene) from version \(LayoutText.number(reply["version"]))\n"
+    case WatchFrameKind.dropped.rawValue:
       return "dropped \(LayoutText.number(reply["dropped"])) activations of \(scene) (not read in time)\n"
     default: break
     }
