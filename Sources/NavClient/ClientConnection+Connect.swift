@@ -1,3 +1,5 @@
+import NavSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -12,7 +14,7 @@ extension ClientConnection {
   static func connect(to path: String, deadline: ContinuousClock.Instant?) async throws -> ClientConnection {
     let fd: Int32
     do {
-      fd = try ClientSocket.makeSocket()
+      fd = try Syscall.unixStreamSocket()
     } catch {
       throw NavClientError.system(function: error.function, errno: error.errno)
     }
@@ -21,20 +23,20 @@ extension ClientConnection {
     while true {
       let result: IOResult<Void>
       do {
-        result = try ClientSocket.connect(fd, path: path)
+        result = try Syscall.connect(fd, path: path)
       } catch {
-        ClientSocket.close(fd)
+        Syscall.close(fd)
         throw NavClientError.unreachable(path, errno: error.errno)
       }
       if case .done = result { return ClientConnection(fd: fd, socketPath: path) }
       guard ContinuousClock.now + delay < giveUp else {
-        ClientSocket.close(fd)
+        Syscall.close(fd)
         throw deadline == nil ? NavClientError.unreachable(path, errno: EAGAIN) : NavClientError.timedOut
       }
       do {
         try await Task.sleep(for: delay)
       } catch {
-        ClientSocket.close(fd)
+        Syscall.close(fd)
         throw error
       }
       delay = min(delay * 2, .milliseconds(50))

@@ -1,5 +1,6 @@
 import Dispatch
 import NavModel
+import NavSystem
 import NavWire
 import Synchronization
 
@@ -156,8 +157,8 @@ final class ClientConnection: @unchecked Sendable {
   private func flush() {
     while outputStart < output.count {
       let attempt = output.withUnsafeBytes { raw in
-        Result { () throws(SyscallError) in
-          try ClientSocket.send(fd, UnsafeRawBufferPointer(rebasing: raw[outputStart...]))
+        Result { () throws(SystemCallError) in
+          try Syscall.send(fd, UnsafeRawBufferPointer(rebasing: raw[outputStart...]))
         }
       }
       let result: IOResult<Int>
@@ -185,7 +186,7 @@ final class ClientConnection: @unchecked Sendable {
       // A bounded number of reads per wake-up keeps one busy stream from starving the queue.
       for _ in 0..<16 {
         let result: IOResult<Int>
-        switch Result(catching: { () throws(SyscallError) in try ClientSocket.read(fd, into: buffer) }) {
+        switch Result(catching: { () throws(SystemCallError) in try Syscall.read(fd, into: buffer) }) {
         case .success(let value): result = value
         case .failure(let error):
           processFrames(all: true)
@@ -294,6 +295,6 @@ private final class DescriptorCloser: Sendable {
   }
 
   func release() {
-    if holders.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { ClientSocket.close(fd) }
+    if holders.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { Syscall.close(fd) }
   }
 }

@@ -1,6 +1,7 @@
-import CNavSys
 import Glibc
 import NavModel
+import NavSystem
+import NavWire
 
 /// A blocking Varlink connection for measuring: no client library in between,
 /// so what navbench times is navd and the socket.
@@ -14,30 +15,33 @@ final class BenchConnection {
   }
 
   init(socketPath: String) throws {
-    fd = cnav_unix_stream_socket(0)
-    guard fd >= 0 else { throw Failure(description: "socket(): errno \(cnav_errno())") }
-    guard cnav_connect_unix(fd, socketPath) == 0 else {
-      let error = cnav_errno()
-      close(fd)
+    do {
+      fd = try Syscall.unixStreamSocket(blocking: true)
+    } catch {
+      throw Failure(description: error.description)
+    }
+    do {
+      _ = try Syscall.connect(fd, path: socketPath)
+    } catch {
+      Syscall.close(fd)
       throw Failure(
         description:
-          "cannot connect to \(socketPath): \(String(cString: strerror(error))); start navd with `navd --socket \(socketPath)`"
+          "cannot connect to \(socketPath): \(String(cString: strerror(error.errno))); start navd with `navd --socket \(socketPath)`"
       )
     }
   }
 
-  deinit { close(fd) }
+  deinit { Syscall.close(fd) }
 
   /// Sends one call frame (or several concatenated).
   func send(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, CNAV_MSG_NOSIGNAL) }
-      if n < 0 {
-        if cnav_errno() == EINTR { continue }
-        throw Failure(description: "send(): errno \(cnav_errno())")
+      let result = try bytes[offset...].withUnsafeBytes { raw throws(SystemCallError) in try Syscall.send(fd, raw) }
+      guard case .done(let count) = result else {
+        throw Failure(description: "send(): would block on a blocking socket")
       }
-      offset += n
+      offset += count
     }
   }
 
@@ -65,9 +69,8 @@ final class BenchConnection {
   /// Reads what the socket has (blocking until at least one byte).
   func fill() throws {
     var chunk = [UInt8](repeating: 0, count: 65536)
-    let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-    if n < 0, cnav_errno() == EINTR { return }
-    guard n > 0 else { throw Failure(description: "navd closed the connection") }
+    let result = try chunk.withUnsafeMutableBytes { raw throws(SystemCallError) in try Syscall.read(fd, into: raw) }
+    guard case .done(let n) = result, n > 0 else { throw Failure(description: "navd closed the connection") }
     if scanned == buffer.count {
       buffer.removeAll(keepingCapacity: true)
       scanned = 0
@@ -76,22 +79,19 @@ final class BenchConnection {
   }
 
   /// Sends a call and returns its reply's parameters; an error reply throws.
-  func call(_ method: String, _ parameters: JSONValue) throws -> JSONValue {
+  func call(_ method: NavMethod, _ parameters: JSONValue) throws -> JSONValue {
     try send(Self.frame(method, parameters))
     let reply = try JSONParser.parse(try readFrame())
     if let error = reply["error"]?.stringValue {
-      throw Failure(description: "\(method): \(error) \(reply["parameters"] ?? .null)")
+      throw Failure(description: "\(method.rawValue): \(error) \(reply["parameters"] ?? .null)")
     }
     return reply["parameters"] ?? .null
   }
 
-  static func frame(_ method: String, _ parameters: JSONValue, more: Bool = false) -> [UInt8] {
-    var out = JSONWriter.bytes(
-      more
-        ? ["method": .string("io.navd.\(method)"), "parameters": parameters, "more": true]
-        : ["method": .string("io.navd.\(method)"), "parameters": parameters])
-    out.append(0)
-    return out
+  /// One NUL-terminated call frame of `method` (`more` for the methods that stream).
+  static func frame(_ method: NavMethod, _ parameters: JSONValue) -> [UInt8] {
+    VarlinkCall(method: method.qualifiedName, parameters: parameters.objectValue ?? [:], more: method.requiresMore)
+      .encoded()
   }
 }
 

@@ -9,7 +9,7 @@ struct Benchmarks {
   /// Sets up a scene with one screen whose title the benchmark rewrites.
   func prepare(_ connection: BenchConnection, scene: String) throws {
     _ = try connection.call(
-      "Mutate",
+      .mutate,
       ["scene": .string(scene), "ops": [["op": "setStack", "items": [["id": "root", "title": "Bench"]]]]])
   }
 
@@ -27,7 +27,7 @@ struct Benchmarks {
     var samples: [UInt64] = []
     samples.reserveCapacity(iterations)
     for i in 0..<(iterations + iterations / 10) {
-      let frame = BenchConnection.frame("Mutate", Self.retitle("bench-rt", i))
+      let frame = BenchConnection.frame(.mutate, Self.retitle("bench-rt", i))
       let start = nowNanoseconds()
       try connection.send(frame)
       _ = try connection.readFrame()
@@ -41,7 +41,7 @@ struct Benchmarks {
     let connection = try BenchConnection(socketPath: socketPath)
     try prepare(connection, scene: "bench-pipe")
     let total = iterations * 4
-    let frames = (0..<total).map { BenchConnection.frame("Mutate", Self.retitle("bench-pipe", $0)) }
+    let frames = (0..<total).map { BenchConnection.frame(.mutate, Self.retitle("bench-pipe", $0)) }
     let start = nowNanoseconds()
     var sent = 0
     var batch: [UInt8] = []
@@ -73,7 +73,7 @@ struct Benchmarks {
     var subscribers: [BenchConnection] = []
     for _ in 0..<count {
       let s = try BenchConnection(socketPath: socketPath)
-      try s.send(BenchConnection.frame("Subscribe", ["scene": .string(scene)], more: true))
+      try s.send(BenchConnection.frame(.subscribe, ["scene": .string(scene)]))
       _ = try s.readFrame()
       subscribers.append(s)
     }
@@ -83,7 +83,7 @@ struct Benchmarks {
     var lasts: [UInt64] = []
     for round in 0..<(rounds + rounds / 10) {
       let start = nowNanoseconds()
-      try writer.send(BenchConnection.frame("Mutate", Self.retitle(scene, round)))
+      try writer.send(BenchConnection.frame(.mutate, Self.retitle(scene, round)))
       for i in pending.indices { pending[i] = 1 }
       var remaining = count
       var first: UInt64 = 0

@@ -1,6 +1,7 @@
 // System calls and structs that Swift's Glibc module does not expose on Linux:
 // epoll, eventfd, accept4, SO_PEERCRED and AF_UNIX address handling.
-// Keep this header small: Swift wraps each call once, in NavServer's Syscall.swift.
+// Keep this header small: Swift wraps each call once, in NavSystem's Syscall.swift
+// (and the server's own calls in NavServer's Syscall.swift).
 #ifndef CNAVSYS_H
 #define CNAVSYS_H
 
