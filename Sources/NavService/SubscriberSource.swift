@@ -12,13 +12,9 @@ final class SubscriberSource: ReplySource {
 
   func cancelled() { subscriber.cancel() }
 
-  /// `{"continues":true,"parameters":<parameters>}` and the NUL that ends a Varlink frame.
+  /// `{"parameters":<parameters>,"continues":true}` and the NUL that ends a Varlink frame,
+  /// framed as every other reply is (`VarlinkReply`).
   static func frame(_ parameters: [UInt8], into out: inout [UInt8]) {
-    out.append(contentsOf: prefix)
-    out.append(contentsOf: parameters)
-    out.append(UInt8(ascii: "}"))
-    out.append(0)
+    VarlinkReply.encodeContinuing(encodedParameters: parameters, into: &out)
   }
-
-  private static let prefix = Array(#"{"continues":true,"parameters":"#.utf8)
 }

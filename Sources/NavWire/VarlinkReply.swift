@@ -60,6 +60,16 @@ public struct VarlinkReply: Sendable, Hashable {
     out.append(0)
   }
 
+  /// Appends a continuing reply frame whose parameters are an object already encoded as JSON
+  /// (a stream frame encoded once and shared by every subscriber of a view), with the same
+  /// key order as every other reply: `{"parameters":…,"continues":true}`.
+  public static func encodeContinuing(encodedParameters: some Collection<UInt8>, into out: inout [UInt8]) {
+    out.append(contentsOf: #"{"parameters":"#.utf8)
+    out.append(contentsOf: encodedParameters)
+    out.append(contentsOf: #","continues":true}"#.utf8)
+    out.append(0)
+  }
+
   /// Encodes a reply frame; convenience over `encode(parameters:continues:error:into:)`.
   public static func encoded(parameters: JSONValue, continues: Bool = false, error: String? = nil) -> [UInt8] {
     var out: [UInt8] = []

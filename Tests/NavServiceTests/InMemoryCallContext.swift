@@ -51,7 +51,7 @@ final class InMemoryCallContext: CallContext {
     return state.withLock { $0.answer! }
   }
 
-  /// The streamed replies pending now, decoded (frames are `{"continues":true,"parameters":…}\0`).
+  /// The streamed replies pending now, decoded (frames are `{"parameters":…,"continues":true}\0`).
   func pullStream() throws -> [JSONValue] {
     guard let source = state.withLock({ $0.source }) else { return [] }
     let bytes = source.pull().bytes

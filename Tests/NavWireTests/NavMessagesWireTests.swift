@@ -47,13 +47,13 @@ struct NavMessagesWireTests {
     let snapshot = try SubscribeFrame(
       parameters: try parameters(
         ofFrame:
-          #"{"continues":true,"parameters":{"document":{"prompt":null},"kind":"snapshot","version":1,"view":"layout@375.0"}}"#
+          #"{"parameters":{"document":{"prompt":null},"kind":"snapshot","version":1,"view":"layout@375.0"},"continues":true}"#
       ))
     #expect(snapshot == .snapshot(.init(version: 1, epoch: nil, view: "layout@375.0", document: ["prompt": nil])))
     let update = try SubscribeFrame(
       parameters: try parameters(
         ofFrame:
-          #"{"continues":true,"parameters":{"animated":true,"events":[{"animated":true,"item":"message","type":"push"}],"fromVersion":1,"kind":"update","patch":[{"op":"replace","path":"/prompt","value":"x"}],"toVersion":2}}"#
+          #"{"parameters":{"animated":true,"events":[{"animated":true,"item":"message","type":"push"}],"fromVersion":1,"kind":"update","patch":[{"op":"replace","path":"/prompt","value":"x"}],"toVersion":2},"continues":true}"#
       ))
     #expect(
       update
@@ -62,6 +62,14 @@ struct NavMessagesWireTests {
             fromVersion: 1, toVersion: 2,
             patch: try JSONPatch.decode([["op": "replace", "path": "/prompt", "value": "x"]]),
             animated: true, events: [["animated": true, "item": "message", "type": "push"]])))
+  }
+
+  @Test("§2 a stream frame encoded once is framed byte for byte like any continuing reply")
+  func sharedStreamFraming() {
+    let frame = WatchFrame.watching(scene: "main", version: 4).parameters
+    var shared: [UInt8] = []
+    VarlinkReply.encodeContinuing(encodedParameters: JSONWriter.bytes(frame), into: &shared)
+    #expect(shared == VarlinkReply(parameters: frame.objectValue ?? [:], continues: true).encoded())
   }
 
   @Test("§3 WatchActions: the watching, activation and dropped frames as PROTOCOL.md spells them")
