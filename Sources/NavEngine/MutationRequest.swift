@@ -42,15 +42,9 @@ public struct Overwrite: Sendable, Hashable {
   /// The version that wrote `previousValue`.
   public var writtenAt: UInt64
   public var writtenBy: String
-
-  public var json: JSONValue {
-    [
-      "field": .string(field.description), "previousValue": previousValue, "version": .number(Double(writtenAt)),
-    ]
-  }
 }
 
-/// What a committed mutation reports back.
+/// What a committed mutation reports back (NavService puts it into NavWire's `MutationReply`).
 public struct MutationOutcome: Sendable, Hashable {
   public var version: UInt64
   public var overwritten: [Overwrite]
@@ -58,12 +52,4 @@ public struct MutationOutcome: Sendable, Hashable {
   public var baseVersionExpired: Bool
   /// True when this answer is a replay of an earlier commit with the same mutation id.
   public var replayed: Bool
-
-  /// The Mutate reply parameters.
-  public var json: JSONValue {
-    [
-      "version": .number(Double(version)), "overwritten": .array(overwritten.map(\.json)),
-      "baseVersionExpired": .bool(baseVersionExpired), "replayed": .bool(replayed),
-    ]
-  }
 }

@@ -52,15 +52,11 @@ struct AccessGate: Sendable {
 
   private func deny(_ right: AccessRight, scene: String?, _ context: any CallContext) -> (any CallContext)? {
     let peer = context.peer
-    var parameters: [String: JSONValue] = ["right": .string(right.rawValue)]
     var message = "the \(right) right"
-    if let scene {
-      parameters["scene"] = .string(scene)
-      message += " on scene \(scene)"
-    }
+    if let scene { message += " on scene \(scene)" }
     message += " is not granted to uid \(peer.uid) (gid \(peer.gid)); see navd(8), ACCESS POLICY"
-    parameters["message"] = .string(message)
-    context.fail(VarlinkServiceNames.permissionDenied, .object(parameters))
+    let denied = PermissionDenied(right: right.rawValue, scene: scene, message: message)
+    context.fail(VarlinkServiceNames.permissionDenied, denied.parameters)
     return nil
   }
 }

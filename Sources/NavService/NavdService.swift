@@ -48,28 +48,33 @@ public final class NavdService: CallHandler {
       return
     }
     guard let context = access.admit(method, call, context) else { return }
-    do {
+    let parameters = JSONValue.object(call.parameters)
+    do throws(CallError) {
       switch method {
-      case .getServerInfo: try getServerInfo(call, context)
-      case .listScenes: try listScenes(call, context)
-      case .getState: try getDocument(call, context, view: .state)
-      case .getLayout: try getDocument(call, context, view: .layout(.defaults))
-      case .subscribe: try subscribe(call, context)
-      case .mutate: try mutate(call, context)
-      case .activate: try activate(call, context)
-      case .watchActions: try watchActions(call, context)
+      case .getServerInfo: try getServerInfo(GetServerInfoCall(parameters: parameters), context)
+      case .listScenes: try listScenes(ListScenesCall(parameters: parameters), context)
+      case .getState: try getState(GetStateCall(parameters: parameters), context)
+      case .getLayout: try getLayout(GetLayoutCall(parameters: parameters), context)
+      case .subscribe: try subscribe(SubscribeCall(parameters: parameters), more: call.more, context)
+      case .mutate: try mutate(MutateCall(parameters: parameters), context)
+      case .activate: try activate(ActivateCall(parameters: parameters), context)
+      case .watchActions: try watchActions(WatchActionsCall(parameters: parameters), more: call.more, context)
       }
-    } catch let error as InvalidParameter {
-      context.fail(VarlinkServiceNames.invalidParameter, ["parameter": .string(error.parameter)])
-    } catch let error as NavError {
-      context.fail(error.varlinkName, error.parameters)
     } catch {
-      preconditionFailure("io.navd handlers throw only InvalidParameter or NavError, got \(error)")
+      context.fail(error.errorName, error.errorParameters)
     }
   }
 
-  private func getServerInfo(_ call: VarlinkCall, _ context: any CallContext) throws {
-    _ = try ParameterReader(call.parameters, known: [])
+  /// The scene `name`, or `SceneNotFound` as the call's error.
+  private func scene(_ name: String) throws(CallError) -> SceneEngine {
+    do {
+      return try engine.scene(name)
+    } catch {
+      throw .rejected(error)
+    }
+  }
+
+  private func getServerInfo(_ call: GetServerInfoCall, _ context: any CallContext) {
     let connections = connectionCounter.withLock { $0 }?() ?? 0
     let engine = engine
     let startedAt = startedAt
@@ -78,136 +83,102 @@ public final class NavdService: CallHandler {
       for name in engine.sceneNames {
         if let scene = try? engine.scene(name) { subscribers += await scene.subscriberTotal }
       }
-      context.reply([
-        "version": .string(NavdRelease.version), "protocolVersion": .string(NavProtocol.version),
-        "pid": .number(Double(getpid())), "uptimeSeconds": .number(Engine.monotonicSeconds() - startedAt),
-        "scenes": .number(Double(engine.sceneNames.count)), "connections": .number(Double(connections)),
-        "subscribers": .number(Double(subscribers)),
-      ])
+      let info = ServerInfo(
+        version: NavdRelease.version, protocolVersion: NavProtocol.version, pid: Int(getpid()),
+        uptimeSeconds: Engine.monotonicSeconds() - startedAt, scenes: engine.sceneNames.count,
+        connections: connections, subscribers: subscribers)
+      context.reply(info.parameters)
     }
   }
 
-  private func listScenes(_ call: VarlinkCall, _ context: any CallContext) throws {
-    _ = try ParameterReader(call.parameters, known: [])
+  private func listScenes(_ call: ListScenesCall, _ context: any CallContext) {
     let engine = engine
     run {
-      var scenes: [JSONValue] = []
+      var scenes: [SceneSummary] = []
       for name in engine.sceneNames {
         guard let scene = try? engine.scene(name) else { continue }
         let (version, subscribers) = await scene.summary
-        scenes.append([
-          "name": .string(name), "version": .number(Double(version)), "subscribers": .number(Double(subscribers)),
-        ])
+        scenes.append(SceneSummary(name: name, version: version, subscribers: subscribers))
       }
-      context.reply(["scenes": .array(scenes)])
+      context.reply(SceneList(scenes: scenes).parameters)
     }
   }
 
-  private func getDocument(_ call: VarlinkCall, _ context: any CallContext, view: DocumentView) throws {
-    let isState = view == .state
-    let reader = try ParameterReader(
-      call.parameters, known: isState ? ["scene"] : ParameterReader.metricsParameters.union(["scene"]))
-    let scene = try engine.scene(try reader.string("scene"))
-    let documentView: DocumentView = isState ? .state : .layout(try reader.layoutMetrics())
+  private func getState(_ call: GetStateCall, _ context: any CallContext) throws(CallError) {
+    let scene = try scene(call.scene)
     run {
       let (state, version) = await scene.snapshot()
-      context.reply([
-        "version": .number(Double(version)), "epoch": .string(scene.epoch),
-        isState ? "state" : "layout": documentView.document(of: state),
-      ])
+      context.reply(StateReply(version: version, epoch: scene.epoch, state: state).parameters)
     }
   }
 
-  private func mutate(_ call: VarlinkCall, _ context: any CallContext) throws {
-    let reader = try ParameterReader(
-      call.parameters, known: ["scene", "ops", "baseVersion", "epoch", "mutationId", "clientId", "policy"])
-    let sceneName = try reader.string("scene")
-    let opsValue = try reader.required("ops")
-    guard case .array = opsValue else { throw InvalidParameter(parameter: "ops") }
-    let ops = try Op.list(json: opsValue)
-    let clientId = try reader.optionalString("clientId")
-    if let clientId { try Self.checkIdentifier(clientId, field: "clientId") }
+  private func getLayout(_ call: GetLayoutCall, _ context: any CallContext) throws(CallError) {
+    let scene = try scene(call.scene)
+    let view = DocumentView.layout(call.metrics)
+    run {
+      let (state, version) = await scene.snapshot()
+      context.reply(LayoutReply(version: version, epoch: scene.epoch, layout: view.document(of: state)).parameters)
+    }
+  }
+
+  private func mutate(_ call: MutateCall, _ context: any CallContext) {
     let request = MutationRequest(
-      ops: ops, baseVersion: try reader.optionalVersion("baseVersion"), epoch: try reader.optionalString("epoch"),
-      mutationId: try reader.optionalString("mutationId"),
-      policy: try reader.optionalEnum("policy", ConflictPolicy.self) ?? .lastWriterWins,
-      client: clientId ?? "connection:\(context.connectionID)")
+      ops: call.ops, baseVersion: call.baseVersion, epoch: call.epoch, mutationId: call.mutationId,
+      policy: ConflictPolicy(call.policy), client: call.clientId ?? "connection:\(context.connectionID)")
     let engine = engine
     run {
-      switch await engine.mutate(scene: sceneName, request) {
-      case .success(let outcome): context.reply(outcome.json)
-      case .failure(let error): context.fail(error.varlinkName, error.parameters)
+      switch await engine.mutate(scene: call.scene, request) {
+      case .success(let outcome): context.reply(MutationReply(outcome).parameters)
+      case .failure(let error): context.fail(error.errorName, error.parameters)
       }
     }
   }
 
-  private func subscribe(_ call: VarlinkCall, _ context: any CallContext) throws {
-    let reader = try ParameterReader(
-      call.parameters, known: ParameterReader.metricsParameters.union(["scene", "view", "sinceVersion", "epoch"]))
-    let scene = try engine.scene(try reader.string("scene"))
-    let metrics = try reader.layoutMetrics()
-    let view: DocumentView
-    switch try reader.optionalString("view") ?? "layout" {
-    case "layout": view = .layout(metrics)
-    case "state":
-      if let misplaced = ParameterReader.metricsParameters.sorted().first(where: { call.parameters[$0] != nil }) {
-        throw InvalidParameter(parameter: misplaced)
-      }
-      view = .state
-    default: throw InvalidParameter(parameter: "view")
-    }
-    let sinceVersion = try reader.optionalVersion("sinceVersion")
-    let epoch = try reader.optionalString("epoch")
-    guard call.more else {
+  private func subscribe(_ call: SubscribeCall, more: Bool, _ context: any CallContext) throws(CallError) {
+    let scene = try scene(call.scene)
+    let view: DocumentView = call.view == .state ? .state : .layout(call.metrics)
+    guard more else {
       context.fail(VarlinkServiceNames.expectedMore, [:])
       return
     }
     let subscriber = makeSubscriber(context)
     run {
       do throws(NavError) {
-        try await scene.subscribe(subscriber, view: view, sinceVersion: sinceVersion, epoch: epoch)
+        try await scene.subscribe(subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
         context.stream(from: SubscriberSource(subscriber))
       } catch {
-        context.fail(error.varlinkName, error.parameters)
+        context.fail(error.errorName, error.parameters)
       }
     }
   }
 
-  private func activate(_ call: VarlinkCall, _ context: any CallContext) throws {
-    let reader = try ParameterReader(
-      call.parameters, known: ParameterReader.metricsParameters.union(["scene", "item", "expectTop", "clientId"]))
-    let scene = try engine.scene(try reader.string("scene"))
-    let item = try reader.string("item")
-    let metrics = try reader.layoutMetrics()
-    let expectTop = try reader.optionalString("expectTop")
-    let clientId = try reader.optionalString("clientId")
-    if let clientId { try Self.checkIdentifier(clientId, field: "clientId") }
-    let client = clientId ?? "connection:\(context.connectionID)"
-    if item == SceneEngine.backButtonItem {
+  private func activate(_ call: ActivateCall, _ context: any CallContext) throws(CallError) {
+    let scene = try scene(call.scene)
+    let client = call.clientId ?? "connection:\(context.connectionID)"
+    if call.item == ActivateCall.backButtonItem {
       run {
-        switch await scene.activateBack(metrics: metrics, expectTop: expectTop, client: client) {
+        switch await scene.activateBack(metrics: call.metrics, expectTop: call.expectTop, client: client) {
         case .success(let outcome):
-          context.reply(["action": .null, "watchers": 0, "version": .number(Double(outcome.version))])
-        case .failure(let error): context.fail(error.varlinkName, error.parameters)
+          context.reply(ActivationResult(action: nil, watchers: 0, version: outcome.version).parameters)
+        case .failure(let error): context.fail(error.errorName, error.parameters)
         }
       }
       return
     }
-    guard expectTop == nil else { throw InvalidParameter(parameter: "expectTop") }
+    guard call.expectTop == nil else { throw .invalid("expectTop") }
     run {
       do throws(NavError) {
-        let (action, watchers) = try await scene.activate(item, metrics: metrics)
-        context.reply(["action": action.map { .string($0) } ?? .null, "watchers": .number(Double(watchers))])
+        let (action, watchers) = try await scene.activate(call.item, metrics: call.metrics)
+        context.reply(ActivationResult(action: action, watchers: watchers).parameters)
       } catch {
-        context.fail(error.varlinkName, error.parameters)
+        context.fail(error.errorName, error.parameters)
       }
     }
   }
 
-  private func watchActions(_ call: VarlinkCall, _ context: any CallContext) throws {
-    let reader = try ParameterReader(call.parameters, known: ["scene"])
-    let scene = try engine.scene(try reader.string("scene"))
-    guard call.more else {
+  private func watchActions(_ call: WatchActionsCall, more: Bool, _ context: any CallContext) throws(CallError) {
+    let scene = try scene(call.scene)
+    guard more else {
       context.fail(VarlinkServiceNames.expectedMore, [:])
       return
     }
@@ -215,16 +186,6 @@ public final class NavdService: CallHandler {
     run {
       await scene.watchActions(watcher)
       context.stream(from: SubscriberSource(watcher))
-    }
-  }
-
-  /// Client-chosen identifiers (`clientId`): 1…128 bytes.
-  static func checkIdentifier(_ value: String, field: String) throws(NavError) {
-    guard !value.isEmpty else { throw NavError(.invalidMutation, "\(field) must not be empty", field: field) }
-    guard value.utf8.count <= 128 else {
-      throw NavError(
-        .limitExceeded, "\(field) is \(value.utf8.count) bytes; the limit is 128", field: field, value: value,
-        limit: "\(field)Bytes", max: 128)
     }
   }
 

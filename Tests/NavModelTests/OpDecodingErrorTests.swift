@@ -275,7 +275,6 @@ struct OpDecodingErrorTests {
       "ItemNotFound", "LimitExceeded", "SceneNotFound",
     ]
     #expect(documented.isSubset(of: NavError.Code.allCases.map(\.rawValue)))
-    for code in NavError.Code.allCases { #expect(NavError(code, "x").varlinkName == "io.navd.\(code.rawValue)") }
     let error = NavError(
       .limitExceeded, "too long", field: "ops[1].item.title", value: Fixtures.text("x", 100), limit: "stringMaxBytes",
       max: 256, opIndex: 1)

@@ -1,8 +1,9 @@
 /// An error with a stable code, saying which field was wrong, which value, and which limit.
 ///
-/// Each `Code` maps 1:1 to a Varlink error name (`io.navd.<rawValue>`); tests compare codes.
+/// Each `Code` maps 1:1 to a Varlink error name, which NavWire knows (`NavErrorName`);
+/// tests compare codes.
 public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// Stable error codes; the raw value is the Varlink error's short name.
+  /// Stable error codes; the raw value is the error's short name (NavWire maps it to the wire name).
   public enum Code: String, Sendable, Hashable, CaseIterable {
     /// A malformed op or value: missing field, wrong type, unknown op, bad color, bad enum case.
     case invalidMutation = "InvalidMutation"
@@ -26,7 +27,7 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
     case itemNotActivatable = "ItemNotActivatable"
   }
 
-  /// The error's kind; maps 1:1 to an `io.navd.` Varlink error name.
+  /// The error's kind; maps 1:1 to a Varlink error name (NavWire's `NavErrorName`).
   public var code: Code
   /// What was wrong, in one sentence a person can act on.
   public var message: String
@@ -57,9 +58,6 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
     self.max = max
     self.opIndex = opIndex
   }
-
-  /// The fully qualified Varlink error name.
-  public var varlinkName: String { "io.navd.\(code.rawValue)" }
 
   /// `Code: message (field …)`, for logs and tests.
   public var description: String {
