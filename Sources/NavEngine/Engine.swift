@@ -12,24 +12,35 @@ import Synchronization
 /// mutation to it committed (`main` always exists). While the first
 /// mutations to a new name are in flight, the name holds a slot that counts
 /// toward `maxScenes`; if none of them commits, the slot is removed and the
-/// failed calls leave no trace.
+/// failed calls leave no trace. Subscribers waiting for a name that does not
+/// exist (`subscribe(waitingFor:…)`) hold its slot too, counted toward
+/// `maxWaitedScenes` instead, until the last of them leaves.
 public final class Engine: Sendable {
   public static let mainScene = "main"
 
   /// A name's scene and whether it exists yet.
-  private struct Slot {
+  struct Slot {
     let scene: SceneEngine
     /// True once a mutation committed (or the scene was restored, or is `main`).
     var exists: Bool
     /// Mutations in flight on a scene that does not exist yet; the slot is
     /// removed when the last one ends without a commit.
     var creating = 0
+    /// Subscribers that waited for the scene before it existed and are still open.
+    var waiting = 0
+
+    /// Whether anything still needs the slot; one that does not exist and is not needed is removed.
+    var isHeld: Bool { exists || creating > 0 || waiting > 0 }
+    /// Counts toward `maxScenes`: the scene exists or a mutation is creating it.
+    var isScene: Bool { exists || creating > 0 }
+    /// Counts toward `maxWaitedScenes`: subscribers wait for a scene that does not exist.
+    var isWaited: Bool { !exists && waiting > 0 }
   }
 
   public let configuration: EngineConfiguration
   let store: any SceneStore
   let now: @Sendable () -> Double
-  private let slots: Mutex<[String: Slot]>
+  let slots: Mutex<[String: Slot]>
 
   private init(
     configuration: EngineConfiguration, store: any SceneStore, scenes: [String: SceneEngine],
@@ -99,7 +110,7 @@ public final class Engine: Sendable {
         }
         slot.creating -= 1
         slot.exists = slot.exists || committed
-        slots[name] = slot.exists || slot.creating > 0 ? slot : nil
+        slots[name] = slot.isHeld ? slot : nil
       }
     }
     return result
@@ -107,26 +118,34 @@ public final class Engine: Sendable {
 
   /// The scene for a mutation; a scene that does not exist yet gets (or
   /// shares) a slot, counted by `maxScenes`, held until the mutation ends.
+  /// A slot that subscribers wait for is the one the mutation creates, so
+  /// they follow the scene from its first version.
   private func enter(_ name: String) throws(NavError) -> (scene: SceneEngine, creating: Bool) {
     try Validation(limits: configuration.limits).id(name, field: "scene")
     let result: Result<(SceneEngine, Bool), NavError> = slots.withLock { slots in
-      if var slot = slots[name] {
-        if slot.exists { return .success((slot.scene, false)) }
-        slot.creating += 1
-        slots[name] = slot
-        return .success((slot.scene, true))
+      let existing = slots[name]
+      if let existing, existing.exists { return .success((existing.scene, false)) }
+      if existing?.isScene != true {
+        // A linear count, paid only by a name that is not a scene yet.
+        let held = slots.values.count(where: \.isScene)
+        guard held < configuration.maxScenes else {
+          return .failure(
+            NavError(
+              .limitExceeded, "navd already holds \(held) scenes", field: "scene", value: name,
+              limit: "maxScenes", max: configuration.maxScenes))
+        }
       }
-      guard slots.count < configuration.maxScenes else {
-        return .failure(
-          NavError(
-            .limitExceeded, "navd already holds \(slots.count) scenes", field: "scene", value: name,
-            limit: "maxScenes", max: configuration.maxScenes))
-      }
-      let scene = SceneEngine(name: name, configuration: configuration, store: store, now: now)
-      slots[name] = Slot(scene: scene, exists: false, creating: 1)
-      return .success((scene, true))
+      var slot = existing ?? Slot(scene: newScene(name), exists: false)
+      slot.creating += 1
+      slots[name] = slot
+      return .success((slot.scene, true))
     }
     return try result.get()
+  }
+
+  /// A scene of this engine that does not exist yet: empty, version 0, a new epoch.
+  func newScene(_ name: String) -> SceneEngine {
+    SceneEngine(name: name, configuration: configuration, store: store, now: now)
   }
 
   /// Names of the scenes that exist, sorted.

@@ -22,6 +22,11 @@ public struct EngineConfiguration: Sendable {
   public var snapshotBytes = 4 << 20
   /// Scenes navd will hold; a mutation creating one more is refused.
   public var maxScenes = 1024
+  /// Names of scenes that do not exist yet which `Subscribe` with
+  /// `waitForScene` waits for; a waiting subscription to one more is refused.
+  /// Counted apart from `maxScenes`, so readers waiting never keep a writer
+  /// from creating a scene.
+  public var maxWaitedScenes = 1024
   /// Bytes of updates queued for one subscriber before they are coalesced into one.
   public var subscriberQueueBytes = 1 << 20
   /// A subscriber with updates pending that has not read any for this long is disconnected.

@@ -9,7 +9,7 @@ extension SceneEngine {
     guard watcher.watching(scene: name, first: StreamFrames.watching(scene: name, version: version)) else { return }
     actionWatchers[watcher.id] = watcher
     let id = watcher.id
-    watcher.setCancelHook { [weak self] in
+    watcher.addCancelHook { [weak self] in
       Task { await self?.removeWatcher(id) }
     }
   }

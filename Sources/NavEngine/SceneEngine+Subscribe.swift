@@ -36,7 +36,7 @@ extension SceneEngine {
     group.subscribers[subscriber.id] = subscriber
     groups[view] = group
     let id = subscriber.id
-    subscriber.setCancelHook { [weak self] in
+    subscriber.addCancelHook { [weak self] in
       Task { await self?.unsubscribe(id, view: view) }
     }
   }

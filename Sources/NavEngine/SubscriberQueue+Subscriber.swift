@@ -19,7 +19,8 @@ public final class Subscriber: Sendable {
   /// Wraps encoded parameters into a streaming reply frame (the wire's business, not the engine's).
   private let frame: @Sendable (_ parameters: [UInt8], _ into: inout [UInt8]) -> Void
   private let wake: @Sendable () -> Void
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  /// What to run when the stream is cancelled; nil once it was (hooks added then run at once).
+  private let onCancel: Mutex<[@Sendable () -> Void]?>
 
   /// `queueLimit`: bytes of pending frames past which updates are coalesced
   /// (subscribers) or activations refused (watchers).
@@ -31,7 +32,7 @@ public final class Subscriber: Sendable {
     self.queue = Mutex(SubscriberQueue(limit: queueLimit))
     self.frame = frame
     self.wake = wake
-    self.onCancel = Mutex(nil)
+    self.onCancel = Mutex([])
   }
 
   /// Everything pending, framed, in one buffer; called by the connection when it can write.
@@ -54,11 +55,11 @@ public final class Subscriber: Sendable {
   /// The client went away: release the queue and tell the engine to forget it.
   public func cancel() {
     _ = queue.withLock { $0.cancelled() }
-    let hook = onCancel.withLock { hook in
-      defer { hook = nil }
-      return hook
+    let hooks = onCancel.withLock { hooks in
+      defer { hooks = nil }
+      return hooks ?? []
     }
-    hook?()
+    for hook in hooks { hook() }
   }
 
   /// Whether the stream was cancelled.
@@ -101,8 +102,15 @@ extension Subscriber {
     return delivery
   }
 
-  func setCancelHook(_ hook: @escaping @Sendable () -> Void) {
-    onCancel.withLock { $0 = hook }
+  /// Runs `hook` once when the stream is cancelled — at once if it already
+  /// was, so a client that left while it was being registered is still forgotten.
+  func addCancelHook(_ hook: @escaping @Sendable () -> Void) {
+    let cancelled = onCancel.withLock { hooks in
+      guard hooks != nil else { return true }
+      hooks?.append(hook)
+      return false
+    }
+    if cancelled { hook() }
   }
 
   private func perform(_ action: SubscriberQueue.Action) -> Bool {
