@@ -74,7 +74,11 @@ public let navdInterfaceDefinition = #"""
   # {kind: "events", version, events} carries activations. A subscriber that
   # falls behind receives one update with coalesced: true instead of many.
   # view defaults to "layout"; the layout metrics are GetLayout's (the state
-  # view takes none). Unsubscribe by closing the connection.
+  # view takes none). A scene that does not exist is SceneNotFound, unless
+  # waitForScene is true: then the first reply is the snapshot of the empty
+  # document at version 0, and the first mutation that creates the scene
+  # arrives as the update from version 0 (PROTOCOL.md §9.21).
+  # Unsubscribe by closing the connection.
   # [Requires 'more' flag]
   method Subscribe(
     scene: string,
@@ -84,7 +88,8 @@ public let navdInterfaceDefinition = #"""
     navigationBarPosition: ?(top, topAttached),
     toolbarPosition: ?(bottom, top),
     sinceVersion: ?int,
-    epoch: ?string
+    epoch: ?string,
+    waitForScene: ?bool
   ) -> (
     kind: (snapshot, update, events),
     version: ?int,

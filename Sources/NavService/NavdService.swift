@@ -83,6 +83,7 @@ public final class NavdService: CallHandler {
       for name in engine.sceneNames {
         if let scene = try? engine.scene(name) { subscribers += await scene.subscriberTotal }
       }
+      for scene in engine.waitedScenes { subscribers += await scene.subscriberTotal }
       let info = ServerInfo(
         version: NavdRelease.version, protocolVersion: NavProtocol.version, pid: Int(getpid()),
         uptimeSeconds: Engine.monotonicSeconds() - startedAt, scenes: engine.sceneNames.count,
@@ -135,16 +136,23 @@ public final class NavdService: CallHandler {
   }
 
   private func subscribe(_ call: SubscribeCall, more: Bool, _ context: any CallContext) throws(CallError) {
-    let scene = try scene(call.scene)
+    // Without waitForScene an unknown scene is refused before anything else.
+    let scene = call.waitForScene ? nil : try scene(call.scene)
     let view: DocumentView = call.view == .state ? .state : .layout(call.metrics)
     guard more else {
       context.fail(VarlinkServiceNames.expectedMore, [:])
       return
     }
     let subscriber = makeSubscriber(context)
+    let engine = engine
     run {
       do throws(NavError) {
-        try await scene.subscribe(subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
+        if let scene {
+          try await scene.subscribe(subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
+        } else {
+          try await engine.subscribe(
+            waitingFor: call.scene, subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
+        }
         context.stream(from: SubscriberSource(subscriber))
       } catch {
         context.fail(error.errorName, error.parameters)

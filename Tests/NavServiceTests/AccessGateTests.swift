@@ -56,6 +56,20 @@ struct AccessGateTests {
     #expect(masked(parameters, "mail.a") == masked(other, "mail.b"))
   }
 
+  @Test("§9.21 waiting for a scene needs the read right on it, like any Subscribe")
+  func waitingNeedsRead() async throws {
+    let (granted, allowed) = await call(
+      service, "Subscribe", ["scene": "mail.later", "waitForScene": true], more: true, peer: Self.alice)
+    #expect(allowed == .streaming)
+    #expect(try granted.pullStream().first?["version"] == 0)
+    granted.cancelStream()
+    let (_, denied) = await call(
+      service, "Subscribe", ["scene": "main.later", "waitForScene": true], more: true, peer: Self.alice)
+    guard case .error(let name, let parameters) = denied else { return #expect(Bool(false), "\(denied)") }
+    #expect(name == "org.varlink.service.PermissionDenied" && parameters["right"] == "read")
+    #expect(service.engine.waitedScenes.isEmpty)
+  }
+
   @Test("ListScenes lists only readable scenes; with no read anywhere it is denied")
   func listScenes() async {
     _ = await call(service, "Mutate", ["scene": "mail.a", "ops": [Self.pushRoot]])

@@ -39,6 +39,9 @@ struct NavMessagesRoundTripTests {
     try roundTrip(SubscribeCall(scene: "main"))
     try roundTrip(SubscribeCall(scene: "main", view: .state, sinceVersion: 7, epoch: "00000000000000ff"))
     try roundTrip(SubscribeCall(scene: "main", view: .layout, metrics: Self.metrics, sinceVersion: 0))
+    try roundTrip(SubscribeCall(scene: "later", view: .state, waitForScene: true))
+    #expect(SubscribeCall(scene: "later", waitForScene: true).parameters["waitForScene"] == true)
+    #expect(SubscribeCall(scene: "main").parameters["waitForScene"] == nil, "false is not sent")
     try roundTrip(MutateCall(scene: "main", ops: Self.ops))
     try roundTrip(
       MutateCall(

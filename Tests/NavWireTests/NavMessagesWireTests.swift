@@ -133,6 +133,9 @@ struct NavMessagesWireTests {
     #expect(throws: CallError.invalid("sinceVersion")) {
       try SubscribeCall(parameters: ["scene": "main", "sinceVersion": -1])
     }
+    #expect(throws: CallError.invalid("waitForScene")) {
+      try SubscribeCall(parameters: ["scene": "main", "waitForScene": "yes"])
+    }
     #expect(throws: CallError.invalid("ops")) { try MutateCall(parameters: ["scene": "main", "ops": ["op": "pop"]]) }
     #expect(throws: CallError.invalid("policy")) {
       try MutateCall(parameters: ["scene": "main", "ops": [["op": "pop"]], "policy": "whatever"])

@@ -8,7 +8,8 @@ public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
   case layout
 }
 
-/// `Subscribe(scene, view?, width?, compact?, navigationBarPosition?, toolbarPosition?, sinceVersion?, epoch?)`;
+/// `Subscribe(scene, view?, width?, compact?, navigationBarPosition?, toolbarPosition?, sinceVersion?, epoch?,
+/// waitForScene?)`;
 /// each reply is a `SubscribeFrame`.
 public struct SubscribeCall: NavCall {
   /// Each frame of the stream.
@@ -26,23 +27,28 @@ public struct SubscribeCall: NavCall {
   public var sinceVersion: UInt64?
   /// The epoch `sinceVersion` came from.
   public var epoch: String?
+  /// A scene that does not exist yet is followed from its empty document at version 0
+  /// instead of being `SceneNotFound` (PROTOCOL §9.21); sent only when true.
+  public var waitForScene: Bool
 
   /// A call; nil fields are not sent.
   public init(
     scene: String, view: DocumentKind = .layout, metrics: LayoutMetrics = .defaults, sinceVersion: UInt64? = nil,
-    epoch: String? = nil
+    epoch: String? = nil, waitForScene: Bool = false
   ) {
     self.scene = scene
     self.view = view
     self.metrics = metrics
     self.sinceVersion = sinceVersion
     self.epoch = epoch
+    self.waitForScene = waitForScene
   }
 
   /// Reads the parameters; a layout metric with `view: "state"` is an InvalidParameter naming it.
   public init(parameters: JSONValue) throws(CallError) {
     let reader = try ParameterReader(
-      parameters, known: ParameterReader.metricsParameters.union(["scene", "view", "sinceVersion", "epoch"]))
+      parameters,
+      known: ParameterReader.metricsParameters.union(["scene", "view", "sinceVersion", "epoch", "waitForScene"]))
     scene = try reader.string("scene")
     metrics = try reader.layoutMetrics()
     view = try reader.optionalEnum("view", DocumentKind.self) ?? .layout
@@ -53,6 +59,7 @@ public struct SubscribeCall: NavCall {
     }
     sinceVersion = try reader.optionalVersion("sinceVersion")
     epoch = try reader.optionalString("epoch")
+    waitForScene = try reader.optionalBool("waitForScene") ?? false
   }
 
   /// The call's parameters.
@@ -62,6 +69,7 @@ public struct SubscribeCall: NavCall {
     members["view"] = .string(view.rawValue)
     if let sinceVersion { members["sinceVersion"] = sinceVersion.json }
     if let epoch { members["epoch"] = .string(epoch) }
+    if waitForScene { members["waitForScene"] = true }
     return .object(members)
   }
 }
