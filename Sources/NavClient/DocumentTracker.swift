@@ -10,6 +10,8 @@ struct DocumentTracker: StreamReducer {
   let view: DocumentKind
   /// The layout metrics (SEMANTICS R7) of the layout view.
   let metrics: LayoutMetrics
+  /// Subscribe with `waitForScene`: a scene that does not exist yet is followed from its empty document.
+  let waitForScene: Bool
   /// The current document and its version; nil until the first snapshot (or a checkpoint).
   private(set) var current: DocumentCheckpoint?
   /// A gap or a bad patch was seen: the next opening call asks for a snapshot.
@@ -19,16 +21,21 @@ struct DocumentTracker: StreamReducer {
 
   var reconnects: Bool { true }
 
-  init(scene: String, view: DocumentKind, metrics: LayoutMetrics, since checkpoint: DocumentCheckpoint?) {
+  init(
+    scene: String, view: DocumentKind, metrics: LayoutMetrics, since checkpoint: DocumentCheckpoint?,
+    waitForScene: Bool = false
+  ) {
     self.scene = scene
     self.view = view
     self.metrics = metrics
+    self.waitForScene = waitForScene
     current = checkpoint
   }
 
   /// Subscribe, resuming from the current version unless a snapshot is needed.
   func openingCall() -> VarlinkCall {
-    var call = SubscribeCall(scene: scene, view: view, metrics: view == .layout ? metrics : .defaults)
+    var call = SubscribeCall(
+      scene: scene, view: view, metrics: view == .layout ? metrics : .defaults, waitForScene: waitForScene)
     if let current, !needsSnapshot {
       call.sinceVersion = current.version
       call.epoch = current.epoch

@@ -10,20 +10,28 @@ extension NavClient {
   ///   - width: for the layout view, the bar width to resolve overflow at.
   ///   - since: a document you already have (from an earlier update's `checkpoint`): navd sends
   ///     only the updates after it when its op log still holds that version, else a snapshot.
+  ///   - waitForScene: when the scene does not exist yet, start with its empty document at
+  ///     version 0 and follow it once a mutation creates it (PROTOCOL.md §9.21), instead of
+  ///     throwing `io.navd.SceneNotFound`. Off by default, so a mistyped scene name fails at
+  ///     once rather than showing an empty bar forever; a front end that may start before the
+  ///     app that creates its scene turns it on.
   public func updates(
-    scene: String = "main", view: DocumentKind = .layout, width: Double? = nil, since: DocumentCheckpoint? = nil
+    scene: String = "main", view: DocumentKind = .layout, width: Double? = nil, since: DocumentCheckpoint? = nil,
+    waitForScene: Bool = false
   ) -> DocumentUpdates {
-    updates(scene: scene, view: view, metrics: LayoutMetrics(width: width), since: since)
+    updates(scene: scene, view: view, metrics: LayoutMetrics(width: width), since: since, waitForScene: waitForScene)
   }
 
-  /// `updates(scene:view:width:since:)` with every layout metric of SEMANTICS R7
+  /// `updates(scene:view:width:since:waitForScene:)` with every layout metric of SEMANTICS R7
   /// (width, compact, bar positions) for the layout view.
   public func updates(
-    scene: String = "main", view: DocumentKind = .layout, metrics: LayoutMetrics, since: DocumentCheckpoint? = nil
+    scene: String = "main", view: DocumentKind = .layout, metrics: LayoutMetrics, since: DocumentCheckpoint? = nil,
+    waitForScene: Bool = false
   ) -> DocumentUpdates {
     DocumentUpdates(
-      tracker: DocumentTracker(scene: scene, view: view, metrics: metrics, since: since), socketPath: socketPath,
-      connectTimeout: timeout, backoff: backoff)
+      tracker: DocumentTracker(
+        scene: scene, view: view, metrics: metrics, since: since, waitForScene: waitForScene),
+      socketPath: socketPath, connectTimeout: timeout, backoff: backoff)
   }
 
   /// Every activation of the scene's bar button items (`WatchActions`).

@@ -86,11 +86,11 @@ struct Runner {
   /// `watch` and `actions`: print each reply as it comes, until interrupted.
   private func stream(_ request: NavRequest) async throws -> ExitCode {
     switch invocation.action {
-    case .watch(let columns) where !options.json:
+    case .watch(let columns, let waitForScene) where !options.json:
       if let columns {
-        try await draw(columns: columns)
+        try await draw(columns: columns, waitForScene: waitForScene)
       } else {
-        try await drawFollowingResizes()
+        try await drawFollowingResizes(waitForScene: waitForScene)
       }
     case .watchActions:
       for try await reply in client.replies(method: request.method, parameters: request.parameters.objectValue ?? [:]) {
@@ -105,9 +105,11 @@ struct Runner {
   }
 
   /// Draws every update of the layout resolved at `columns`, in place on a terminal.
-  private func draw(columns: Int) async throws {
+  private func draw(columns: Int, waitForScene: Bool) async throws {
     let width = BarRenderer.layoutWidth(forColumns: columns)
-    for try await update in client.updates(scene: options.scene, view: .layout, width: width) {
+    for try await update in client.updates(
+      scene: options.scene, view: .layout, width: width, waitForScene: waitForScene)
+    {
       Terminal.write(
         ReplyPresenter.watchFrame(
           document: update.document, columns: columns, style: style, clear: Terminal.stdoutIsTerminal))
@@ -116,7 +118,7 @@ struct Runner {
 
   /// `watch` without `--width`: on every terminal resize, follow the layout at the new width
   /// (overflow depends on it), starting with a fresh drawing.
-  private func drawFollowingResizes() async throws {
+  private func drawFollowingResizes(waitForScene: Bool) async throws {
     enum Round: Sendable {
       case resized, ended
     }
@@ -124,7 +126,7 @@ struct Runner {
       let columns = Terminal.columns
       let round = try await withThrowingTaskGroup(of: Round.self) { group in
         group.addTask {
-          try await draw(columns: columns)
+          try await draw(columns: columns, waitForScene: waitForScene)
           return .ended
         }
         group.addTask {

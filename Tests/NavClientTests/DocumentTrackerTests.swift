@@ -33,6 +33,15 @@ struct DocumentTrackerTests {
     #expect(tracker.current == DocumentCheckpoint(version: 6, document: ["a": 2]))
   }
 
+  @Test("§9.21 waitForScene is sent on every opening call, the resuming ones too")
+  func waitForScene() throws {
+    var tracker = DocumentTracker(scene: "s", view: .state, metrics: .defaults, since: nil, waitForScene: true)
+    #expect(tracker.openingCall().parameters == ["scene": "s", "view": "state", "waitForScene": true])
+    _ = try tracker.received(reply(snapshot(0, [:])))
+    #expect(tracker.openingCall().parameters["waitForScene"] == true)
+    #expect(tracker.openingCall().parameters["sinceVersion"] == 0)
+  }
+
   @Test("a gap, a repeat, or a patch that fails each ask for a snapshot, and the snapshot clears that")
   func resyncs() throws {
     var tracker = DocumentTracker(scene: "s", view: .state, metrics: .defaults, since: nil)

@@ -26,6 +26,11 @@ struct PresentationTests {
         == NavRequest(
           method: "io.navd.Subscribe", parameters: ["scene": "main", "view": "layout", "width": 624], more: true))
     #expect(
+      try request("--scene later watch --wait")
+        == NavRequest(
+          method: "io.navd.Subscribe",
+          parameters: ["scene": "later", "view": "layout", "width": 624, "waitForScene": true], more: true))
+    #expect(
       try request("activate compose")
         == NavRequest(method: "io.navd.Activate", parameters: ["scene": "main", "item": "compose"]))
     #expect(

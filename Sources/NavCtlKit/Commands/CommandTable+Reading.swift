@@ -32,14 +32,17 @@ extension CommandTable {
       "watch", "Keep 'show' live: redraw on every change (with --json: one JSON line per update)",
       group: .reading,
       options: [
-        .value("--width", "COLUMNS", "as for show", hint: .number)
+        .value("--width", "COLUMNS", "as for show", hint: .number),
+        .flag("--wait", "if the scene does not exist yet, draw it empty and follow it once it is created"),
       ],
       example: "watch",
-      synopsis: "[--width COLUMNS] [--json]",
+      synopsis: "[--width COLUMNS] [--wait] [--json]",
       notes: [
-        "With --json every update is printed as it arrives, one JSON object per line (like 'swaymsg -t subscribe -m'). Stop with Ctrl-C."
+        "With --json every update is printed as it arrives, one JSON object per line (like 'swaymsg -t subscribe -m'). Stop with Ctrl-C.",
+        "Without --wait, a scene that does not exist is an error (exit 1), so a mistyped --scene fails at once; "
+          + "with --wait, watch starts before the program that creates the scene (PROTOCOL.md §9.21).",
       ],
-      build: { args throws(UsageError) in .watch(columns: try columns(args)) }),
+      build: { args throws(UsageError) in .watch(columns: try columns(args), waitForScene: args.flag("--wait")) }),
     CommandSpec(
       "scenes", "List the scenes navd holds, with their versions and subscribers", group: .reading,
       example: "scenes",

@@ -23,7 +23,9 @@ public enum ErrorReport {
     }
     switch name {
     case NavErrorName.sceneNotFound.rawValue:
-      text += "  hint: scene \(scene) has no state yet; any change creates it (see 'navctl scenes')\n"
+      text +=
+        "  hint: scene \(scene) has no state yet; any change creates it (see 'navctl scenes'); "
+        + "'navctl watch --wait' waits for it\n"
     case NavErrorName.conflict.rawValue:
       text += "  hint: read the current state with 'navctl get' and try again\n"
     case VarlinkServiceNames.permissionDenied:

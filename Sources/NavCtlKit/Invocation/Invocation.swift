@@ -36,8 +36,9 @@ public enum Action: Sendable {
   case getLayout(width: Double?)
   /// `GetLayout` at `BarRenderer.layoutWidth(forColumns:)` and draw it (columns nil: the terminal's width).
   case show(columns: Int?)
-  /// `Subscribe` to the layout and redraw on every update (`--json`: one JSON line per update).
-  case watch(columns: Int?)
+  /// `Subscribe` to the layout and redraw on every update (`--json`: one JSON line per update);
+  /// `waitForScene` (`--wait`): a scene that does not exist yet is drawn empty until it is created.
+  case watch(columns: Int?, waitForScene: Bool)
   /// `Activate` the item (width in points: the width the caller saw, if any).
   case activate(item: String, width: Double?)
   /// `WatchActions`: print every activation until interrupted.

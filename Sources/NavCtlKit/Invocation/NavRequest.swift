@@ -62,9 +62,10 @@ extension Invocation {
     case .show(let columns):
       let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
       return NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width)))
-    case .watch(let columns):
+    case .watch(let columns, let waitForScene):
       let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
-      return NavRequest(SubscribeCall(scene: scene, view: .layout, metrics: LayoutMetrics(width: width)))
+      return NavRequest(
+        SubscribeCall(scene: scene, view: .layout, metrics: LayoutMetrics(width: width), waitForScene: waitForScene))
     case .activate(let item, let width):
       return NavRequest(ActivateCall(scene: scene, item: item, metrics: LayoutMetrics(width: width)))
     case .watchActions:

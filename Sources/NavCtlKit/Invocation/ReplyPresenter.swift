@@ -38,7 +38,7 @@ public enum ReplyPresenter {
       if json { return PresentedOutput(stdout: line(reply)) }
       return PresentedOutput(
         stdout: BarRenderer.render(layout: reply["layout"] ?? .null, width: width ?? columns, style: style))
-    case .watch(let width):
+    case .watch(let width, _):
       if json { return PresentedOutput(stdout: line(reply)) }
       return PresentedOutput(
         stdout: watchFrame(document: reply["document"] ?? .null, columns: width ?? columns, style: style, clear: false))
