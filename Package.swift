@@ -20,6 +20,8 @@ let package = Package(
     .target(name: "CNavSys"),
     .target(name: "NavSystem", dependencies: ["CNavSys"]),
     .target(name: "NavFileSystem"),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "CSQLite"]),
     .target(name: "NavWire", dependencies: ["NavModel"]),
     .target(name: "NavClient", dependencies: ["NavModel", "NavWire", "NavSystem"]),
     .target(name: "NavCtlKit", dependencies: ["NavModel", "NavWire"]),
@@ -27,9 +29,12 @@ let package = Package(
     .target(name: "NavService", dependencies: ["NavEngine", "NavServer", "NavWire", "NavModel", "NavAccess"]),
     .executableTarget(
       name: "navd",
-      dependencies: ["NavService", "NavAccess", "NavConfig", "NavEngine", "NavServer", "NavWire", "NavModel"]),
+      dependencies: [
+        "NavService", "NavAccess", "NavConfig", "NavEngine", "NavStore", "NavServer", "NavWire", "NavModel",
+      ]),
     .executableTarget(name: "navbench", dependencies: ["NavWire", "NavModel", "CNavSys", "NavSystem"]),
-    .executableTarget(name: "navctl", dependencies: ["NavCtlKit", "NavClient", "NavWire", "NavModel", "CNavSys"]),
+    .executableTarget(
+      name: "navctl", dependencies: ["NavCtlKit", "NavClient", "NavStore", "NavWire", "NavModel", "CNavSys"]),
     .target(name: "NavTestSupport", path: "Tests/NavTestSupport"),
     .testTarget(name: "NavConfigTests", dependencies: ["NavConfig"]),
     .testTarget(name: "NavAccessTests", dependencies: ["NavAccess", "NavConfig"]),
@@ -40,6 +45,9 @@ let package = Package(
     .testTarget(name: "NavCtlKitTests", dependencies: ["NavCtlKit", "NavModel"], exclude: ["Golden"]),
     .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavWire", "NavModel", "CNavSys"]),
     .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavTestSupport"]),
+    .testTarget(
+      name: "NavStoreTests", dependencies: ["NavStore", "NavEngine", "NavModel", "CSQLite"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "NavServiceTests", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
     .testTarget(name: "EndToEndTests", dependencies: ["NavClient", "NavModel", "NavWire"]),

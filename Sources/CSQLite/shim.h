@@ -1,0 +1,10 @@
+// SQLite from the system (Debian: libsqlite3-dev). NavStore wraps it once, in SQLiteDatabase.swift.
+#ifndef CSQLITE_SHIM_H
+#define CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a cast macro Swift cannot import: SQLite copies bound text before the call returns.
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+#endif

@@ -1,0 +1,18 @@
+/// How hard a commit works to reach the disk before its writers are acknowledged.
+public enum Durability: String, Sendable, CaseIterable {
+  /// `synchronous=FULL`: the WAL is fsynced at every commit. An acknowledged mutation
+  /// survives a process crash, a kernel crash and a power loss.
+  case full
+  /// `synchronous=NORMAL` in WAL mode: no fsync at commit (only at checkpoints). An
+  /// acknowledged mutation survives a crash of navd (the kernel holds the write), but the
+  /// last commits before a power loss or kernel crash may be lost — never half of one:
+  /// the database stays consistent.
+  case normal
+
+  var pragma: String {
+    switch self {
+    case .full: "PRAGMA synchronous = FULL"
+    case .normal: "PRAGMA synchronous = NORMAL"
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import CSQLite
+import NavEngine
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One SQLite connection, used by one thread at a time (SQLite's "multi-thread" mode).
+///
+/// Every failure becomes a `StoreError` whose kind says what the caller can do:
+/// `.full` (retry after space returns), `.corrupt` (refuse to start), `.io` (anything else).
+final class SQLiteDatabase {
+  let path: String
+  private let handle: OpaquePointer
+
+  /// Opens `path`, creating it unless `readOnly`.
+  init(path: String, readOnly: Bool = false) throws(StoreError) {
+    self.path = path
+    var handle: OpaquePointer?
+    let flags =
+      (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+      | SQLITE_OPEN_NOFOLLOW
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard let handle else { throw StoreError(.io, "\(path): cannot open the database (SQLite error \(code))") }
+    self.handle = handle
+    guard code == SQLITE_OK else {
+      let error = failure(code, doing: "open")
+      sqlite3_close_v2(handle)
+      throw error
+    }
+    sqlite3_extended_result_codes(handle, 1)
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  /// Runs one or more statements that return no rows the caller needs.
+  func execute(_ sql: String) throws(StoreError) {
+    let code = sqlite3_exec(handle, sql, nil, nil, nil)
+    guard code == SQLITE_OK else { throw failure(code, doing: sql) }
+  }
+
+  /// Compiles `sql` once; the statement is reset after every use.
+  func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    guard code == SQLITE_OK, let statement else { throw failure(code, doing: sql) }
+    return SQLiteStatement(statement, database: self, sql: sql)
+  }
+
+  /// Every row of the first column of `sql`, as text (for pragmas).
+  func texts(_ sql: String) throws(StoreError) -> [String] {
+    let statement = try prepare(sql)
+    var rows: [String] = []
+    while try statement.step() { rows.append(statement.text(0) ?? "") }
+    return rows
+  }
+
+  /// The first column of the first row of `sql`, as an integer (for pragmas).
+  func integer(_ sql: String) throws(StoreError) -> Int64 {
+    let statement = try prepare(sql)
+    guard try statement.step() else { throw StoreError(.io, "\(path): \(sql) returned no row") }
+    return statement.int64(0)
+  }
+
+  /// Whether a transaction is open (false once it committed or was rolled back).
+  var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  /// A `StoreError` for result `code`, with SQLite's message and the OS error where there is one.
+  func failure(_ code: Int32, doing what: String) -> StoreError {
+    let message = String(cString: sqlite3_errmsg(handle))
+    let osError = sqlite3_system_errno(handle)
+    let cause = osError != 0 ? "\(message) (\(String(cString: strerror(osError))))" : message
+    switch code & 0xff {
+    case SQLITE_FULL:
+      return StoreError(.full, "\(path): the disk is full (\(cause)); nothing was stored")
+    case SQLITE_CORRUPT, SQLITE_NOTADB:
+      return StoreError(.corrupt, "\(path) is damaged: \(cause)")
+    default:
+      let short = what.count > 60 ? String(what.prefix(57)) + "..." : what
+      return StoreError(.io, "\(path): \(cause) (SQLite error \(code) during \(short))")
+    }
+  }
+}

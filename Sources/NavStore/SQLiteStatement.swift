@@ -1,0 +1,78 @@
+import CSQLite
+import NavEngine
+
+/// A prepared statement: bind, step, read columns, and it resets itself for the next use.
+final class SQLiteStatement {
+  private let statement: OpaquePointer
+  // Unowned: statements live in their database's stores and die with them.
+  private unowned let database: SQLiteDatabase
+  private let sql: String
+
+  init(_ statement: OpaquePointer, database: SQLiteDatabase, sql: String) {
+    self.statement = statement
+    self.database = database
+    self.sql = sql
+  }
+
+  deinit { sqlite3_finalize(statement) }
+
+  /// Binds parameters `?1`, `?2`, … in order (after resetting the previous use).
+  func bind(_ values: SQLiteValue...) throws(StoreError) { try bind(values) }
+
+  private func bind(_ values: [SQLiteValue]) throws(StoreError) {
+    sqlite3_reset(statement)
+    sqlite3_clear_bindings(statement)
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let code: Int32 =
+        switch value {
+        case .null: sqlite3_bind_null(statement, index)
+        case .integer(let number): sqlite3_bind_int64(statement, index, number)
+        case .text(let text): sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
+        }
+      guard code == SQLITE_OK else { throw database.failure(code, doing: sql) }
+    }
+  }
+
+  /// Steps once: true when a row is ready, false when done (then the statement is reset).
+  func step() throws(StoreError) -> Bool {
+    let code = sqlite3_step(statement)
+    switch code {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE:
+      sqlite3_reset(statement)
+      return false
+    default:
+      sqlite3_reset(statement)
+      throw database.failure(code, doing: sql)
+    }
+  }
+
+  /// Ends the current use early (before the last row), releasing what it holds.
+  func reset() { sqlite3_reset(statement) }
+
+  /// Runs a statement that returns no rows.
+  func run(_ values: SQLiteValue...) throws(StoreError) {
+    try bind(values)
+    while try step() {}
+  }
+
+  /// Column `index` of the current row as an integer (0 for NULL).
+  func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+
+  /// Column `index` of the current row as text (nil for NULL).
+  func text(_ index: Int32) -> String? {
+    guard let bytes = sqlite3_column_text(statement, index) else { return nil }
+    return String(cString: bytes)
+  }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+  case null
+  case integer(Int64)
+  case text(String)
+
+  /// Text, or NULL for nil.
+  static func optional(_ text: String?) -> SQLiteValue { text.map { .text($0) } ?? .null }
+}

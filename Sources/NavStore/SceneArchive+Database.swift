@@ -1,0 +1,80 @@
+import NavEngine
+import NavModel
+
+extension SceneArchive {
+  /// What `export` could read, and what it could not.
+  public struct ExportResult: Sendable {
+    public var archive: SceneArchive
+    /// One line per scene (or table) that could not be read; empty for a sound file.
+    public var problems: [String]
+  }
+
+  /// Reads the database at `path` read-only, whether or not navd runs, keeping whatever
+  /// can be read from a damaged file: a scene that cannot be read is left out and named
+  /// in `problems`. `only` limits the export to one scene.
+  public static func export(databaseAt path: String, only: String? = nil) throws(StoreError) -> ExportResult {
+    let reader = try SceneReader(database: SQLiteDatabase(path: path, readOnly: true))
+    var problems: [String] = []
+    var names: [String]
+    if let only {
+      names = [only]
+    } else {
+      (names, problems) = reader.sceneNamesLeniently()
+    }
+    var scenes: [Scene] = []
+    for name in names {
+      do throws(StoreError) {
+        let stored = try reader.scene(name)
+        let (state, version, failure) = stored.replayed()
+        if let failure { problems.append("\(failure.message) (exported at version \(version))") }
+        scenes.append(Scene(name: name, epoch: stored.epoch, version: version, state: state))
+      } catch {
+        problems.append("scene \"\(name)\" could not be read: \(error.message)")
+      }
+    }
+    return ExportResult(archive: SceneArchive(scenes: scenes), problems: problems)
+  }
+
+  /// Writes every scene into the database at `path` (created or migrated as navd would),
+  /// replacing a stored scene of the same name; other scenes stay. One transaction: all or nothing.
+  ///
+  /// Each scene becomes a snapshot at its version with its epoch, an empty log and no
+  /// remembered mutation ids. The caller holds the state directory's lock (navd is not running).
+  public func importInto(databaseAt path: String) throws(StoreError) {
+    let database = try SQLiteDatabase(path: path)
+    try Schema.migrate(database)
+    let upsert = try database.prepare(
+      "INSERT INTO scenes (name, epoch, snapshot_version, snapshot) VALUES (?1, ?2, ?3, ?4) "
+        + "ON CONFLICT (name) DO UPDATE SET epoch = ?2, snapshot_version = ?3, snapshot = ?4")
+    let deleteLog = try database.prepare("DELETE FROM log WHERE scene = ?1")
+    let deleteIds = try database.prepare("DELETE FROM mutation_ids WHERE scene = ?1")
+    try database.execute("BEGIN IMMEDIATE")
+    do throws(StoreError) {
+      for scene in scenes {
+        try deleteLog.run(.text(scene.name))
+        try deleteIds.run(.text(scene.name))
+        try upsert.run(
+          .text(scene.name), .text(scene.epoch), .integer(Int64(scene.version)),
+          .text(JSONWriter.string(scene.state.json)))
+      }
+      try database.execute("COMMIT")
+    } catch {
+      if database.inTransaction { try? database.execute("ROLLBACK") }
+      throw error
+    }
+  }
+}
+
+extension SceneReader {
+  /// Scene names in order, as far as they can be read, and what stopped the reading.
+  func sceneNamesLeniently() -> ([String], [String]) {
+    var names: [String] = []
+    do throws(StoreError) {
+      let rows = try database.prepare("SELECT name FROM scenes ORDER BY rowid")
+      while try rows.step() { names.append(rows.text(0) ?? "") }
+    } catch {
+      return (names, ["the list of scenes stops after \(names.count) of them: \(error.message)"])
+    }
+    return (names.sorted(), [])
+  }
+}

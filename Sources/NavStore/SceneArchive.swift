@@ -1,0 +1,86 @@
+import NavEngine
+import NavModel
+
+/// The export/import form of navd's state (Protocol/STORAGE.md, "Export format"): each
+/// scene's state at its newest version, with that version and its epoch.
+public struct SceneArchive: Sendable, Equatable {
+  /// Identifies the document; `formatVersion` changes only incompatibly.
+  public static let format = "navd-export"
+  public static let formatVersion = 1
+
+  /// One scene as exported.
+  public struct Scene: Sendable, Equatable {
+    public var name: String
+    public var epoch: String
+    public var version: UInt64
+    public var state: SceneState
+
+    /// A scene.
+    public init(name: String, epoch: String, version: UInt64, state: SceneState) {
+      self.name = name
+      self.epoch = epoch
+      self.version = version
+      self.state = state
+    }
+  }
+
+  public var scenes: [Scene]
+
+  /// An archive of `scenes`.
+  public init(scenes: [Scene]) { self.scenes = scenes }
+
+  /// The JSON document.
+  public var json: JSONValue {
+    [
+      "format": .string(Self.format), "formatVersion": .number(Double(Self.formatVersion)),
+      "scenes": .array(
+        scenes.map { scene in
+          [
+            "name": .string(scene.name), "epoch": .string(scene.epoch), "version": .number(Double(scene.version)),
+            "state": scene.state.json,
+          ]
+        }),
+    ]
+  }
+
+  /// Reads a document; the error names the scene and field that is wrong.
+  public init(json: JSONValue) throws(StoreError) {
+    guard json["format"]?.stringValue == Self.format else {
+      throw StoreError(.io, "not a navd export: \"format\" must be \"\(Self.format)\"")
+    }
+    guard json["formatVersion"]?.numberValue == Double(Self.formatVersion) else {
+      throw StoreError(
+        .tooNew, "this export has formatVersion \(json["formatVersion"].map(JSONWriter.string) ?? "(none)"); "
+          + "this navd reads \(Self.formatVersion)")
+    }
+    guard let list = json["scenes"]?.arrayValue else { throw StoreError(.io, "\"scenes\" must be an array") }
+    var scenes: [Scene] = []
+    var seen: Set<String> = []
+    for (index, element) in list.enumerated() {
+      let field = "scenes[\(index)]"
+      guard let name = element["name"]?.stringValue, !name.isEmpty else {
+        throw StoreError(.io, "\(field).name must be a non-empty string")
+      }
+      do {
+        try Validation().id(name, field: "\(field).name")
+      } catch {
+        throw StoreError(.io, "\(field).name: \(error.message)")
+      }
+      guard seen.insert(name).inserted else { throw StoreError(.io, "\(field): scene \"\(name)\" appears twice") }
+      guard let epoch = element["epoch"]?.stringValue, !epoch.isEmpty else {
+        throw StoreError(.io, "\(field).epoch must be a non-empty string")
+      }
+      guard let version = element["version"]?.numberValue, version >= 0, version == version.rounded(),
+        version < 9e15
+      else { throw StoreError(.io, "\(field).version must be a whole number of at least 0") }
+      let state: SceneState
+      do {
+        state = try SceneState(json: element["state"] ?? .null, path: "\(field).state")
+      } catch {
+        throw StoreError(.io, "\(field).state: \(error.message)")
+      }
+      scenes.append(Scene(name: name, epoch: epoch, version: UInt64(version), state: state))
+    }
+    self.scenes = scenes
+  }
+}

@@ -1,0 +1,111 @@
+import NavEngine
+import NavModel
+
+/// The write side of the store: one connection and its statements, prepared once.
+///
+/// Used only by the store thread. `commit` writes a whole group in one transaction:
+/// all of it is durable when it returns, or none of it when it throws.
+// @unchecked Sendable: made on the opening thread and handed to the store thread before that
+// thread starts; from then on only the store thread touches it.
+final class StoreWriter: @unchecked Sendable {
+  let database: SQLiteDatabase
+  private let selectEpoch: SQLiteStatement
+  private let insertScene: SQLiteStatement
+  private let resetScene: SQLiteStatement
+  private let deleteLog: SQLiteStatement
+  private let deleteIds: SQLiteStatement
+  private let insertLog: SQLiteStatement
+  private let rememberId: SQLiteStatement
+  private let writeSnapshot: SQLiteStatement
+  private let trimLog: SQLiteStatement
+  private let forgetIds: SQLiteStatement
+  private var commitsSinceVacuum = 0
+
+  /// How many commits pass between two `PRAGMA incremental_vacuum` runs.
+  static let vacuumInterval = 64
+  static let emptySnapshot = JSONWriter.string(SceneState.empty.json)
+
+  init(database: SQLiteDatabase) throws(StoreError) {
+    self.database = database
+    selectEpoch = try database.prepare("SELECT epoch FROM scenes WHERE name = ?1")
+    insertScene = try database.prepare(
+      "INSERT INTO scenes (name, epoch, snapshot_version, snapshot) VALUES (?1, ?2, 0, ?3)")
+    resetScene = try database.prepare(
+      "UPDATE scenes SET epoch = ?2, snapshot_version = 0, snapshot = ?3 WHERE name = ?1")
+    deleteLog = try database.prepare("DELETE FROM log WHERE scene = ?1")
+    deleteIds = try database.prepare("DELETE FROM mutation_ids WHERE scene = ?1")
+    insertLog = try database.prepare(
+      "INSERT INTO log (scene, version, client, mutation_id, digest, ops) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+    rememberId = try database.prepare(
+      "INSERT OR REPLACE INTO mutation_ids (scene, client, mutation_id, digest, outcome, version) "
+        + "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+    writeSnapshot = try database.prepare("UPDATE scenes SET snapshot_version = ?2, snapshot = ?3 WHERE name = ?1")
+    trimLog = try database.prepare("DELETE FROM log WHERE scene = ?1 AND version <= ?2")
+    forgetIds = try database.prepare("DELETE FROM mutation_ids WHERE scene = ?1 AND version <= ?2")
+  }
+
+  /// Writes every record in one transaction (group commit).
+  func commit(_ records: [CommitRecord]) throws(StoreError) {
+    guard !records.isEmpty else { return }
+    do throws(StoreError) {
+      try database.execute("BEGIN IMMEDIATE")
+      var epochs: [String: String] = [:]
+      for record in records {
+        if epochs[record.scene] != record.epoch {
+          try adopt(scene: record.scene, epoch: record.epoch)
+          epochs[record.scene] = record.epoch
+        }
+        try write(record)
+      }
+      try database.execute("COMMIT")
+    } catch {
+      // A failed COMMIT (disk full) may leave the transaction open: end it so the next group starts clean.
+      if database.inTransaction { try? database.execute("ROLLBACK") }
+      throw error
+    }
+    commitsSinceVacuum += 1
+    if commitsSinceVacuum >= Self.vacuumInterval {
+      commitsSinceVacuum = 0
+      // Returns the pages freed by trimmed log rows to the file system; failure here loses nothing.
+      try? database.execute("PRAGMA incremental_vacuum")
+    }
+  }
+
+  /// Makes sure the scene's row exists with `epoch`; a new epoch means a new history, so the old one goes.
+  private func adopt(scene: String, epoch: String) throws(StoreError) {
+    try selectEpoch.bind(.text(scene))
+    let stored: String? = try selectEpoch.step() ? selectEpoch.text(0) : nil
+    selectEpoch.reset()
+    switch stored {
+    case nil:
+      try insertScene.run(.text(scene), .text(epoch), .text(Self.emptySnapshot))
+    case epoch?:
+      break
+    case _?:
+      try deleteLog.run(.text(scene))
+      try deleteIds.run(.text(scene))
+      try resetScene.run(.text(scene), .text(epoch), .text(Self.emptySnapshot))
+    }
+  }
+
+  private func write(_ record: CommitRecord) throws(StoreError) {
+    let scene = SQLiteValue.text(record.scene)
+    let version = SQLiteValue.integer(Int64(record.version))
+    let digest = SQLiteValue.integer(Int64(bitPattern: record.opsDigest))
+    try insertLog.run(
+      scene, version, .text(record.client), .optional(record.mutationId), digest,
+      .text(JSONWriter.string(.array(record.ops.map(\.json)))))
+    if let mutationId = record.mutationId {
+      try rememberId.run(
+        scene, .text(record.client), .text(mutationId), digest, .text(JSONWriter.string(record.outcome.storedJSON)),
+        version)
+    }
+    if let snapshot = record.snapshot {
+      try writeSnapshot.run(scene, version, .text(JSONWriter.string(snapshot.json)))
+      try trimLog.run(scene, version)
+    }
+    if record.forgetMutationIdsThrough > 0 {
+      try forgetIds.run(scene, .integer(Int64(record.forgetMutationIdsThrough)))
+    }
+  }
+}
