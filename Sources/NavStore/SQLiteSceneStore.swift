@@ -30,6 +30,8 @@ public final class SQLiteSceneStore: SceneStore {
       database = try SQLiteDatabase(path: path)
       try database.execute("PRAGMA busy_timeout = 5000")
       try Self.check(database)
+      // Before anything writes (even the WAL switch): a newer navd's file stays exactly as it was.
+      try Schema.refuseNewer(Int(try database.integer("PRAGMA user_version")), path: path)
       let mode = try database.texts("PRAGMA journal_mode = WAL").first
       guard mode == "wal" else { throw StoreError(.io, "\(path): cannot use WAL mode (journal_mode is \(mode ?? "?"))") }
       try database.execute(durability.pragma)

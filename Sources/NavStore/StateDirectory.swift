@@ -33,8 +33,11 @@ public enum StateDirectory {
     let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else {
       let error = errno
+      var link = stat()
+      let isLink = lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
+      // With O_DIRECTORY, Linux reports a symlink as ENOTDIR rather than ELOOP.
       switch error {
-      case ELOOP: throw Refusal(message: "state directory \(path) is a symlink; navd uses only a real directory")
+      case _ where isLink, ELOOP: throw Refusal(message: "state directory \(path) is a symlink; navd uses only a real directory")
       case ENOTDIR: throw Refusal(message: "state directory \(path) is not a directory")
       default: throw Refusal(message: "state directory \(path): open: \(String(cString: strerror(error)))")
       }

@@ -1,0 +1,69 @@
+import NavEngine
+import NavModel
+import Testing
+
+@testable import NavStore
+
+@Suite("Export and import (Protocol/STORAGE.md, \"Export format\")")
+struct SceneArchiveTests {
+  @Test("export gives each scene's newest state, version and epoch; import into another file restores them")
+  func roundTrip() async throws {
+    let source = TemporaryDirectory()
+    let store = try SQLiteSceneStore(path: source.database)
+    var main = SceneState.empty
+    var side = SceneState.empty
+    try await store.commit([
+      try record(version: 1, ops: pushOps("a"), state: &main, snapshot: true),
+      try record(version: 2, ops: pushOps("b"), state: &main),
+      try record(scene: "side", epoch: "e7", version: 1, ops: pushOps("s"), state: &side),
+    ])
+    let exported = try SceneArchive.export(databaseAt: source.database)
+    #expect(exported.problems.isEmpty)
+    #expect(
+      exported.archive.scenes == [
+        SceneArchive.Scene(name: "main", epoch: "e1", version: 2, state: main),
+        SceneArchive.Scene(name: "side", epoch: "e7", version: 1, state: side),
+      ])
+    #expect(try SceneArchive.export(databaseAt: source.database, only: "side").archive.scenes.map(\.name) == ["side"])
+
+    let text = JSONWriter.string(exported.archive.json)
+    let parsed = try SceneArchive(json: try JSONParser.parse(text))
+    #expect(parsed == exported.archive)
+
+    let target = TemporaryDirectory()
+    var other = SceneState.empty
+    let targetStore = try SQLiteSceneStore(path: target.database)
+    try await targetStore.commit([
+      try record(version: 9, ops: pushOps("old"), state: &other, mutationId: "gone"),
+      try record(scene: "kept", version: 1, ops: pushOps("k"), state: &other),
+    ])
+    targetStore.close()
+    try parsed.importInto(databaseAt: target.database)
+    let loaded = try SQLiteSceneStore(path: target.database).load()
+    #expect(loaded.map(\.name) == ["kept", "main", "side"])
+    let imported = loaded[1]
+    #expect(imported.epoch == "e1")
+    #expect(imported.snapshotVersion == 2)
+    #expect(imported.log.isEmpty)
+    #expect(imported.mutationIds.isEmpty)
+    #expect(imported.snapshot == main)
+  }
+
+  @Test("a bad document is refused naming the field, and changes nothing")
+  func badDocuments() throws {
+    let cases: [(JSONValue, String)] = [
+      (["format": "other"], "not a navd export"),
+      (["format": "navd-export", "formatVersion": 2, "scenes": []], "formatVersion 2"),
+      (["format": "navd-export", "formatVersion": 1, "scenes": [["epoch": "e", "version": 1, "state": [:]]]],
+       "scenes[0].name"),
+      (["format": "navd-export", "formatVersion": 1, "scenes": [["name": "m", "epoch": "e", "version": -1, "state": [:]]]],
+       "scenes[0].version"),
+      (["format": "navd-export", "formatVersion": 1, "scenes": [["name": "m", "epoch": "e", "version": 1, "state": 3]]],
+       "scenes[0].state"),
+    ]
+    for (json, expected) in cases {
+      let error = #expect(throws: StoreError.self) { try SceneArchive(json: json) }
+      #expect(error?.message.contains(expected) == true, "\(error?.message ?? "") should name \(expected)")
+    }
+  }
+}
