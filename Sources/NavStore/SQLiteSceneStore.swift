@@ -1,6 +1,10 @@
 import NavEngine
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// navd's durable store: one SQLite database in WAL mode, written by a store thread
 /// of its own (never the cooperative pool, never the event loop).
 ///
@@ -27,6 +31,9 @@ public final class SQLiteSceneStore: SceneStore {
     self.durability = durability
     let database: SQLiteDatabase
     do throws(StoreError) {
+      // Created private (0600; SQLite gives its -wal and -shm files the same mode), whatever the umask.
+      let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if fd >= 0 { close(fd) }
       database = try SQLiteDatabase(path: path)
       try database.execute("PRAGMA busy_timeout = 5000")
       try Self.check(database)

@@ -1,3 +1,5 @@
+import NavStore
+
 /// navd's command line, parsed without Foundation's help so errors are exact.
 struct Arguments: Equatable {
   /// What the invocation asks for.
@@ -21,6 +23,8 @@ struct Arguments: Equatable {
   var socketGroup: String?
   var maxConnectionsPerUser: Int?
   var maxOutputBytesPerUser: Int?
+  var stateDirectory: String?
+  var durability: Durability?
 
   /// A command-line mistake; navd prints it with the usage hint and exits 2.
   struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -71,6 +75,11 @@ struct Arguments: Equatable {
       --op-log N               Versions kept per scene for baseVersion and
                                sinceVersion (default 1024)
       --max-scenes N           Scenes navd holds at most (default 1024)
+      --state-dir DIR          Keep the database (navd.db) and lock here. Default:
+                               $STATE_DIRECTORY, else $XDG_STATE_HOME/navd, else ./.navd
+      --durability full|normal full (default): every acknowledged mutation survives a
+                               power loss (fsync per commit); normal: it survives a
+                               crash of navd, not of the machine
       --version                Print the version and exit
       -h, --help               Print this help and exit
     """
@@ -134,6 +143,16 @@ struct Arguments: Equatable {
         result.idleTimeoutSeconds = try positive(try optionValue(), for: argument, minimum: 0)
       case "--op-log":
         result.opLogVersions = try positive(try optionValue(), for: argument)
+      case "--state-dir":
+        let path = try optionValue()
+        guard !path.isEmpty else { throw UsageError(message: "--state-dir needs a non-empty path") }
+        result.stateDirectory = path
+      case "--durability":
+        let text = try optionValue()
+        guard let durability = Durability(rawValue: text) else {
+          throw UsageError(message: "--durability needs full or normal, got \"\(text)\"")
+        }
+        result.durability = durability
       case "--max-scenes":
         result.maxScenes = try positive(try optionValue(), for: argument)
       default:

@@ -1,21 +1,49 @@
 import NavAccess
 import NavEngine
+import NavModel
 import NavServer
 import NavService
+import NavStore
 
-// The wiring between the server and the io.navd implementation.
+// The wiring between the server, the store and the io.navd implementation.
 
 /// The io.navd interface navd serves, with its IDL for GetInterfaceDescription.
 func makeInterfaces() -> [InterfaceDescription] {
   [InterfaceDescription(idl: navdInterfaceDefinition)!]
 }
 
-/// The io.navd service over a fresh engine (state lives as long as the process
-/// until the durable store lands).
-func makeService(_ arguments: Arguments, access: AccessControl) -> NavdService {
+/// What navd holds while it runs: its state directory's lock and the open store, with
+/// the scenes it held at start-up.
+struct DurableState {
+  let directory: String
+  let lock: StateLock
+  let store: SQLiteSceneStore
+  let scenes: [StoredScene]
+}
+
+/// Resolves, checks and locks the state directory, then opens, checks and loads the
+/// database: everything before serving. Throws with a message that says what is wrong.
+func openDurableState(_ arguments: Arguments, environment: [String: String]) throws -> DurableState {
+  let directory = StateDirectory.resolve(explicit: arguments.stateDirectory, environment: environment)
+  try StateDirectory.prepare(directory)
+  let lock = try StateLock(directory: directory)
+  let store = try SQLiteSceneStore(
+    path: directory + "/" + SQLiteSceneStore.fileName, durability: arguments.durability ?? .full)
+  return DurableState(directory: directory, lock: lock, store: store, scenes: try store.load())
+}
+
+/// The io.navd service over an engine that starts from the stored scenes.
+func makeService(_ arguments: Arguments, access: AccessControl, durable: DurableState) throws -> NavdService {
   var configuration = EngineConfiguration()
   if let value = arguments.subscriberQueueBytes { configuration.subscriberQueueBytes = value }
   if let value = arguments.opLogVersions { configuration.opLogCapacity = value }
   if let value = arguments.maxScenes { configuration.maxScenes = value }
-  return NavdService(engine: Engine(configuration: configuration), access: access)
+  var restored: [String: (state: SceneState, version: UInt64)] = [:]
+  for scene in durable.scenes {
+    let (state, version, failure) = scene.replayed(limits: configuration.limits)
+    if let failure { throw failure }
+    restored[scene.name] = (state, version)
+  }
+  return NavdService(
+    engine: Engine(configuration: configuration, store: durable.store, restored: restored), access: access)
 }

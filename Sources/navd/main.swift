@@ -1,6 +1,7 @@
 import Foundation
 import NavAccess
 import NavServer
+import NavService
 import NavWire
 
 #if canImport(Glibc)
@@ -31,6 +32,14 @@ case .version:
   exit(0)
 case .run:
   break
+}
+
+// The state directory first: a second navd on the same state is refused before it touches a socket.
+let durable: DurableState
+do {
+  durable = try openDurableState(arguments, environment: ProcessInfo.processInfo.environment)
+} catch {
+  fail("\(error)", code: 1)
 }
 
 let socket: NavSocketPath =
@@ -79,7 +88,14 @@ do {
 } catch {
   fail("\(error)", code: 1)
 }
-let service = makeService(arguments, access: access)
+let service: NavdService
+do {
+  service = try makeService(arguments, access: access, durable: durable)
+} catch {
+  fail("\(error)", code: 1)
+}
+log.info(
+  "state in \(durable.directory) (durability \(durable.store.durability.rawValue)): \(durable.scenes.count) scene(s) loaded")
 let policyReloads = watchPolicyReloads(access, arguments, log: log)
 let server = VarlinkServer(configuration: configuration, interfaces: makeInterfaces(), handler: service, log: log)
 service.setConnectionCounter { server.statistics.openConnections }
@@ -100,6 +116,7 @@ print("navd: listening on unix:\(socket.path)")
 fflush(nil)  // nil flushes every stream, stdout included (stdout itself is not concurrency-safe to name)
 
 server.waitUntilStopped()
+durable.store.close()
 log.flush()
 withExtendedLifetime((signals, policyReloads)) {}
 exit(0)

@@ -66,6 +66,9 @@ class Navd:
         self.args = list(args)
         process_env = dict(os.environ)
         process_env.pop("NAVD_SOCKET", None)
+        # The state directory defaults to ./.navd in the temporary cwd: never a shared one.
+        process_env.pop("STATE_DIRECTORY", None)
+        process_env.pop("XDG_STATE_HOME", None)
         process_env["XDG_RUNTIME_DIR"] = str(self.directory)
         if env:
             process_env.update(env)
