@@ -17,6 +17,9 @@ extension SceneArchive {
     var problems: [String] = []
     var names: [String]
     if let only {
+      guard (try? reader.sceneNames())?.contains(only) != false else {
+        throw StoreError(.io, "\(path) holds no scene \"\(only)\"")
+      }
       names = [only]
     } else {
       (names, problems) = reader.sceneNamesLeniently()

@@ -59,6 +59,10 @@ struct Runner {
     case .completion(let shell):
       Terminal.write(CompletionScript.script(for: shell))
       return .success
+    case .exportState(let directory):
+      return StateFiles.export(stateDirectory: directory, scene: options.sceneGiven ? options.scene : nil)
+    case .importState(let directory, let source):
+      return StateFiles.importArchive(stateDirectory: directory, source: source)
     case .listIds:
       Terminal.write(ReplyPresenter.present(invocation, reply: stateReply, style: style).stdout)
       return .success
@@ -162,13 +166,13 @@ struct Runner {
 
   static let defaultTimeout = 5.0
 
-  static func read(_ source: ApplySource) throws -> String {
+  static func read(_ source: ApplySource, command: String = "apply") throws -> String {
     switch source {
     case .standardInput:
       return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     case .file(let path):
       guard let data = FileManager.default.contents(atPath: path) else {
-        throw UsageError("cannot read \(path)", command: "apply")
+        throw UsageError("cannot read \(path)", command: command)
       }
       return String(decoding: data, as: UTF8.self)
     }

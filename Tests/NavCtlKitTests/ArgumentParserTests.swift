@@ -74,6 +74,7 @@ struct ArgumentParserTests {
     for invocation in [before, after] {
       var expected = GlobalOptions()
       expected.scene = "side"
+      expected.sceneGiven = true
       expected.json = true
       expected.socket = "/tmp/s"
       expected.ifVersion = 7

@@ -58,7 +58,7 @@ struct StateDirectoryTests {
   @Test("a file where the directory should be is refused")
   func fileRefused() throws {
     let root = TemporaryDirectory()
-    FileManager.default.createFile(atPath: root.path + "/file", contents: Data())
+    #expect(FileManager.default.createFile(atPath: root.path + "/file", contents: Data()))
     let error = #expect(throws: StateDirectory.Refusal.self) { try StateDirectory.check(root.path + "/file") }
     #expect(error?.message.contains("is not a directory") == true)
   }

@@ -64,5 +64,6 @@ public enum CommandGroup: String, Sendable, Hashable, CaseIterable {
   case appearance = "Appearance"
   case reading = "Reading and watching"
   case actions = "Actions"
+  case state = "Saved state (navd's database, read directly)"
   case other = "Other"
 }

@@ -4,6 +4,8 @@ public struct GlobalOptions: Sendable, Hashable {
   public var socket: String?
   /// `--scene NAME`.
   public var scene: String = "main"
+  /// Whether `--scene` was given (`export` then exports only that scene, else every scene).
+  public var sceneGiven = false
   /// `--json`: print navd's replies as JSON instead of text.
   public var json = false
   /// `--if-version N`: send mutations with this base version and the fail-on-conflict policy.
@@ -48,6 +50,7 @@ extension GlobalOptions {
       spec: .value("--scene", "NAME", "the scene to act on (default: main)", hint: .scene),
       apply: { flags, value throws(UsageError) in
         flags.options.scene = try ValueReader.identifier(value, option: "--scene")
+        flags.options.sceneGiven = true
       }),
     GlobalOptionSpec(
       spec: .flag("--json", "print replies as JSON (one object per line for streams)"),

@@ -49,6 +49,10 @@ public enum Action: Sendable {
   case serverInfo
   /// `GetState`, then print the ids of one kind one per line (for shell completion).
   case listIds(IdKind)
+  /// Read navd's database directly and print the export document (every scene, or the `--scene` given).
+  case exportState(stateDirectory: String?)
+  /// Write an export document into navd's database (navd must not be running).
+  case importState(stateDirectory: String?, ApplySource)
 }
 
 /// Shells navctl writes completion scripts for.

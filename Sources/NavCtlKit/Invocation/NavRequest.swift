@@ -47,7 +47,7 @@ extension Invocation {
   public func request(ops: [Op] = [], terminalColumns: Int = 80) -> NavRequest? {
     let scene = options.scene
     switch action {
-    case .help, .version, .completion, .listIds:
+    case .help, .version, .completion, .listIds, .exportState, .importState:
       return nil
     case .mutate, .apply:
       let base = options.ifVersion

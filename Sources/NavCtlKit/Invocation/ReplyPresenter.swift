@@ -58,7 +58,7 @@ public enum ReplyPresenter {
       return PresentedOutput(stdout: ids(fromStateReply: reply, kind: kind))
     case .help(let text):
       return PresentedOutput(stdout: text)
-    case .version, .completion:
+    case .version, .completion, .exportState, .importState:
       return PresentedOutput(stdout: "")
     }
   }

@@ -1,0 +1,34 @@
+extension CommandTable {
+  static let stateDirectoryOption = OptionSpec.value(
+    "--state-dir", "DIR",
+    "navd's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/navd, else ./.navd)", hint: .file)
+
+  /// export, import: navd's database, read and written directly (not through the socket).
+  static let stateCommands: [CommandSpec] = [
+    CommandSpec(
+      "export", "Print navd's saved scenes as JSON: state, version and epoch of each", group: .state,
+      options: [stateDirectoryOption],
+      example: "export --state-dir /var/lib/navd",
+      synopsis: "[--state-dir DIR] [--scene NAME]",
+      notes: [
+        "Every scene, or only the one named with --scene. Reads the database read-only, whether navd runs or "
+          + "not; from a damaged file it prints every scene it can read, names the others on stderr and exits 1. "
+          + "Save it with 'navctl export > navd-backup.json'. The format is Protocol/STORAGE.md, \"Export format\"."
+      ],
+      build: { args in .exportState(stateDirectory: args.value("--state-dir")) }),
+    CommandSpec(
+      "import", "Load scenes from an export into navd's database (stop navd first)", group: .state,
+      positionals: [PositionalSpec("FILE", .required, "a file written by navctl export; - for stdin", hint: .file)],
+      options: [stateDirectoryOption],
+      example: "import --state-dir /var/lib/navd navd-backup.json",
+      notes: [
+        "Each scene in FILE replaces the saved scene of the same name (its state at its version and epoch; "
+          + "no history before it); other saved scenes stay. All or nothing. Refused while navd runs on the "
+          + "state directory: it holds navd.lock."
+      ],
+      build: { args in
+        let file = args.positional("FILE") ?? "-"
+        return .importState(stateDirectory: args.value("--state-dir"), file == "-" ? .standardInput : .file(file))
+      }),
+  ]
+}
