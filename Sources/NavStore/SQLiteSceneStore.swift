@@ -40,7 +40,9 @@ public final class SQLiteSceneStore: SceneStore {
       // Before anything writes (even the WAL switch): a newer navd's file stays exactly as it was.
       try Schema.refuseNewer(Int(try database.integer("PRAGMA user_version")), path: path)
       let mode = try database.texts("PRAGMA journal_mode = WAL").first
-      guard mode == "wal" else { throw StoreError(.io, "\(path): cannot use WAL mode (journal_mode is \(mode ?? "?"))") }
+      guard mode == "wal" else {
+        throw StoreError(.io, "\(path): cannot use WAL mode (journal_mode is \(mode ?? "?"))")
+      }
       try database.execute(durability.pragma)
       // Keeps the WAL file from staying large after a burst (it is reused, and truncated to this, at checkpoints).
       try database.execute("PRAGMA journal_size_limit = 4194304")
@@ -49,7 +51,9 @@ public final class SQLiteSceneStore: SceneStore {
       throw Self.explained(error, path: path)
     }
     let writer: StoreWriter
-    do throws(StoreError) { writer = try StoreWriter(database: database) } catch { throw Self.explained(error, path: path) }
+    do throws(StoreError) { writer = try StoreWriter(database: database) } catch {
+      throw Self.explained(error, path: path)
+    }
     let queue = self.queue
     thread = Mutex(
       StoreThread(name: "navd-store") {

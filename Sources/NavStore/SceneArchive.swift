@@ -50,7 +50,8 @@ public struct SceneArchive: Sendable, Equatable {
     }
     guard json["formatVersion"]?.numberValue == Double(Self.formatVersion) else {
       throw StoreError(
-        .tooNew, "this export has formatVersion \(json["formatVersion"].map(JSONWriter.string) ?? "(none)"); "
+        .tooNew,
+        "this export has formatVersion \(json["formatVersion"].map(JSONWriter.string) ?? "(none)"); "
           + "this navd reads \(Self.formatVersion)")
     }
     guard let list = json["scenes"]?.arrayValue else { throw StoreError(.io, "\"scenes\" must be an array") }

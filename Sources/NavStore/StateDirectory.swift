@@ -37,7 +37,8 @@ public enum StateDirectory {
       let isLink = lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
       // With O_DIRECTORY, Linux reports a symlink as ENOTDIR rather than ELOOP.
       switch error {
-      case _ where isLink, ELOOP: throw Refusal(message: "state directory \(path) is a symlink; navd uses only a real directory")
+      case _ where isLink, ELOOP:
+        throw Refusal(message: "state directory \(path) is a symlink; navd uses only a real directory")
       case ENOTDIR: throw Refusal(message: "state directory \(path) is not a directory")
       default: throw Refusal(message: "state directory \(path): open: \(String(cString: strerror(error)))")
       }

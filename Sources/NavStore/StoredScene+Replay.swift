@@ -19,7 +19,8 @@ extension StoredScene {
         return (
           state, version,
           StoreError(
-            .corrupt, "scene \"\(name)\": version \(entry.version) does not apply to version \(version): \(error.message)")
+            .corrupt,
+            "scene \"\(name)\": version \(entry.version) does not apply to version \(version): \(error.message)")
         )
       }
     }

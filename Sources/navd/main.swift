@@ -95,7 +95,8 @@ do {
   fail("\(error)", code: 1)
 }
 log.info(
-  "state in \(durable.directory) (durability \(durable.store.durability.rawValue)): \(durable.scenes.count) scene(s) loaded")
+  "state in \(durable.directory) (durability \(durable.store.durability.rawValue)): \(durable.scenes.count) scene(s) loaded"
+)
 let policyReloads = watchPolicyReloads(access, arguments, log: log)
 let server = VarlinkServer(configuration: configuration, interfaces: makeInterfaces(), handler: service, log: log)
 service.setConnectionCounter { server.statistics.openConnections }

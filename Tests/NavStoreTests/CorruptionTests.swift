@@ -28,7 +28,9 @@ struct CorruptionTests {
         // "damaged" gets a snapshot spanning several overflow pages; the others stay small.
         let ops =
           name == "damaged"
-          ? (0..<40).map { Op.push(NavigationItem(id: "d\($0)", title: "MARK" + String(repeating: "z", count: 200)), animated: false) }
+          ? (0..<40).map {
+            Op.push(NavigationItem(id: "d\($0)", title: "MARK" + String(repeating: "z", count: 200)), animated: false)
+          }
           : pushOps(name)
         try await store.commit([try record(scene: name, version: 1, ops: ops, state: &state, snapshot: true)])
       }

@@ -61,7 +61,9 @@ struct DiskFullTests {
 
     let filler = try disk.fill()
     var attempt = state
-    let big = (0..<40).map { Op.push(NavigationItem(id: "big\($0)", title: String(repeating: "b", count: 250)), animated: false) }
+    let big = (0..<40).map {
+      Op.push(NavigationItem(id: "big\($0)", title: String(repeating: "b", count: 250)), animated: false)
+    }
     let error = await #expect(throws: StoreError.self) {
       try await store.commit([try record(version: 2, ops: big, state: &attempt, mutationId: "m2", snapshot: true)])
     }

@@ -54,12 +54,24 @@ struct SceneArchiveTests {
     let cases: [(JSONValue, String)] = [
       (["format": "other"], "not a navd export"),
       (["format": "navd-export", "formatVersion": 2, "scenes": []], "formatVersion 2"),
-      (["format": "navd-export", "formatVersion": 1, "scenes": [["epoch": "e", "version": 1, "state": [:]]]],
-       "scenes[0].name"),
-      (["format": "navd-export", "formatVersion": 1, "scenes": [["name": "m", "epoch": "e", "version": -1, "state": [:]]]],
-       "scenes[0].version"),
-      (["format": "navd-export", "formatVersion": 1, "scenes": [["name": "m", "epoch": "e", "version": 1, "state": 3]]],
-       "scenes[0].state"),
+      (
+        ["format": "navd-export", "formatVersion": 1, "scenes": [["epoch": "e", "version": 1, "state": [:]]]],
+        "scenes[0].name"
+      ),
+      (
+        [
+          "format": "navd-export", "formatVersion": 1,
+          "scenes": [["name": "m", "epoch": "e", "version": -1, "state": [:]]],
+        ],
+        "scenes[0].version"
+      ),
+      (
+        [
+          "format": "navd-export", "formatVersion": 1,
+          "scenes": [["name": "m", "epoch": "e", "version": 1, "state": 3]],
+        ],
+        "scenes[0].state"
+      ),
     ]
     for (json, expected) in cases {
       let error = #expect(throws: StoreError.self) { try SceneArchive(json: json) }

@@ -45,7 +45,9 @@ struct StateDirectoryTests {
     #expect(error?.message.contains("group- or world-writable (mode 777)") == true)
   }
 
-  @Test("a directory owned by another uid is refused, naming both uids", .enabled(if: geteuid() == 0, "needs root to chown"))
+  @Test(
+    "a directory owned by another uid is refused, naming both uids", .enabled(if: geteuid() == 0, "needs root to chown")
+  )
   func otherOwnerRefused() throws {
     let root = TemporaryDirectory()
     let path = root.path + "/theirs"
