@@ -18,10 +18,12 @@ final class CommitQueue: Sendable {
   private struct State {
     var jobs: [Job] = []
     var closed = false
+    var taken = 0
   }
 
   private let state = Mutex(State())
   private let wake = DispatchSemaphore(value: 0)
+  private let committed = Atomic<Int>(0)
 
   /// Queues a job, or answers it at once with an error when the store is closed.
   func enqueue(_ job: Job) {
@@ -42,13 +44,25 @@ final class CommitQueue: Sendable {
     while true {
       wake.wait()
       let (jobs, closed) = state.withLock { state in
-        defer { state.jobs = [] }
+        defer {
+          state.taken += state.jobs.count
+          state.jobs = []
+        }
         return (state.jobs, state.closed)
       }
       if !jobs.isEmpty { return jobs }
       if closed { return nil }
     }
   }
+
+  /// Counts a committed transaction.
+  func noteTransaction() { committed.add(1, ordering: .relaxed) }
+
+  /// Transactions committed so far.
+  var transactions: Int { committed.load(ordering: .relaxed) }
+
+  /// Jobs waiting for the store thread, and jobs it has taken (for tests and statistics).
+  var counts: (pending: Int, taken: Int) { state.withLock { ($0.jobs.count, $0.taken) } }
 
   /// Refuses further jobs; `takeAll` returns what is queued, then nil.
   func close() {

@@ -61,6 +61,7 @@ public final class SQLiteSceneStore: SceneStore {
           let result: Result<Void, StoreError>
           do throws(StoreError) {
             try writer.commit(jobs.flatMap(\.records))
+            queue.noteTransaction()
             result = .success(())
           } catch {
             result = .failure(error)
@@ -69,6 +70,12 @@ public final class SQLiteSceneStore: SceneStore {
         }
       })
   }
+
+  /// Transactions committed since the store opened (each holds every group queued when it began).
+  public var transactions: Int { queue.transactions }
+
+  /// Groups waiting for the store thread, and groups it has taken.
+  var groupCounts: (pending: Int, taken: Int) { queue.counts }
 
   /// Every stored scene, read on a connection of its own (the caller's thread: start-up, before serving).
   public func load() throws(StoreError) -> [StoredScene] {

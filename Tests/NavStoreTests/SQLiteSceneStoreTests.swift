@@ -177,3 +177,36 @@ enum SceneReaderCount {
     return Int(count)
   }
 }
+
+@Suite("Group commit")
+struct GroupCommitTests {
+  @Test("groups queued while a transaction is under way, from every scene, commit together in the next one")
+  func queuedGroupsShareOneTransaction() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(path: directory.database)
+    // Another connection holds the write lock: the store thread's first transaction waits for it.
+    let blocker = try SQLiteDatabase(path: directory.database)
+    try blocker.execute("BEGIN IMMEDIATE")
+    let scenes = (0..<5).map { "g\($0)" }
+    func waitFor(_ condition: ((pending: Int, taken: Int)) -> Bool) async {
+      let deadline = ContinuousClock.now + .seconds(4)
+      while !condition(store.groupCounts), ContinuousClock.now < deadline { await Task.yield() }
+    }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (index, scene) in scenes.enumerated() {
+        group.addTask {
+          var state = SceneState.empty
+          try await store.commit([try record(scene: scene, version: 1, ops: pushOps(scene), state: &state)])
+        }
+        // The thread takes the first group and waits in BEGIN; the other four queue behind it.
+        if index == 0 { await waitFor { $0.taken == 1 } }
+      }
+      await waitFor { $0.pending == 4 }
+      #expect(store.groupCounts == (4, 1))
+      try blocker.execute("COMMIT")
+      try await group.waitForAll()
+    }
+    #expect(store.transactions == 2, "one transaction for the first group, one for the four queued behind it")
+    #expect(try store.load().map(\.name) == scenes)
+  }
+}
