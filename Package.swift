@@ -21,7 +21,7 @@ let package = Package(
     .target(name: "NavSystem", dependencies: ["CNavSys"]),
     .target(name: "NavFileSystem"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "CSQLite"]),
+    .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "CSQLite"]),
     .target(name: "NavWire", dependencies: ["NavModel"]),
     .target(name: "NavClient", dependencies: ["NavModel", "NavWire", "NavSystem"]),
     .target(name: "NavCtlKit", dependencies: ["NavModel", "NavWire"]),

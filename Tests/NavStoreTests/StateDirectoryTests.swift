@@ -32,7 +32,7 @@ struct StateDirectoryTests {
     try FileManager.default.createDirectory(atPath: root.path + "/real", withIntermediateDirectories: false)
     try FileManager.default.createSymbolicLink(atPath: root.path + "/link", withDestinationPath: root.path + "/real")
     let error = #expect(throws: StateDirectory.Refusal.self) { try StateDirectory.prepare(root.path + "/link") }
-    #expect(error?.message.contains("is a symlink") == true)
+    #expect(error?.message.contains("is a symbolic link") == true)
   }
 
   @Test("a group- or world-writable directory is refused, naming the mode")
@@ -42,7 +42,7 @@ struct StateDirectoryTests {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     chmod(path, 0o777)
     let error = #expect(throws: StateDirectory.Refusal.self) { try StateDirectory.prepare(path) }
-    #expect(error?.message.contains("group- or world-writable (mode 777)") == true)
+    #expect(error?.message.contains("is writable by its group and others (mode 777)") == true)
   }
 
   @Test(
@@ -54,15 +54,15 @@ struct StateDirectoryTests {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     chown(path, 65534, 65534)
     let error = #expect(throws: StateDirectory.Refusal.self) { try StateDirectory.prepare(path) }
-    #expect(error?.message.contains("owned by uid 65534, not navd's uid 0") == true)
+    #expect(error?.message.contains("is owned by uid 65534, not by navd's uid 0") == true)
   }
 
   @Test("a file where the directory should be is refused")
   func fileRefused() throws {
     let root = TemporaryDirectory()
     #expect(FileManager.default.createFile(atPath: root.path + "/file", contents: Data()))
-    let error = #expect(throws: StateDirectory.Refusal.self) { try StateDirectory.check(root.path + "/file") }
-    #expect(error?.message.contains("is not a directory") == true)
+    let error = #expect(throws: StateDirectory.Refusal.self) { try StateDirectory.prepare(root.path + "/file") }
+    #expect(error?.message.contains("exists and is not a directory") == true)
   }
 
   @Test("the lock: a second holder is refused with the first one's pid; released when the holder goes")
