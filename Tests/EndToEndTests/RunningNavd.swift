@@ -73,12 +73,15 @@ final class RunningNavd: Sendable {
     return await handle.terminate(timeout: Self.stopTimeout)
   }
 
-  /// Stops navd and starts a new one on the same socket path (its state starts empty).
+  /// Stops navd and starts a new one on the same socket path and state directory (the scenes
+  /// persist), or with `discardingState` on an empty one.
   ///
   /// Returns whether the old navd stopped cleanly (see `stop()`).
   @discardableResult
-  func restart() async throws -> Bool {
+  func restart(discardingState: Bool = false) async throws -> Bool {
     let clean = await stop()
+    // navd keeps its scenes in ./.navd (its working directory is `directory`); without it, it starts empty.
+    if discardingState { try? FileManager.default.removeItem(atPath: directory + "/.navd") }
     try await launch(binary: try Self.binaryPath())
     return clean
   }

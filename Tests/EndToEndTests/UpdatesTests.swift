@@ -85,9 +85,10 @@ struct UpdatesTests {
       }
       let before = try await observer.serverInfo()
 
-      #expect(try await navd.restart(), "the first navd should stop cleanly on SIGTERM")
+      #expect(
+        try await navd.restart(discardingState: true), "the first navd should stop cleanly on SIGTERM")
 
-      // The new navd holds nothing: `main` is back at version 0, below the client's 3.
+      // The new navd holds nothing (its state was removed): `main` is back at version 0, below the client's 3.
       let reply = try await writer.mutate(ops: [
         .push(NavigationItem(id: "fresh", title: "Fresh start"), animated: false)
       ])
