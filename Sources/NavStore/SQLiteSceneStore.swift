@@ -18,6 +18,7 @@ public final class SQLiteSceneStore: SceneStore {
 
   /// The database file.
   public let path: String
+  /// How hard each commit works to reach the disk (`--durability`).
   public let durability: Durability
   private let queue = CommitQueue()
   private let thread: Mutex<StoreThread?>

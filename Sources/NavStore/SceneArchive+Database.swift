@@ -4,6 +4,7 @@ import NavModel
 extension SceneArchive {
   /// What `export` could read, and what it could not.
   public struct ExportResult: Sendable {
+    /// Every scene that could be read.
     public var archive: SceneArchive
     /// One line per scene (or table) that could not be read; empty for a sound file.
     public var problems: [String]

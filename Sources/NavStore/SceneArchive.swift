@@ -6,13 +6,18 @@ import NavModel
 public struct SceneArchive: Sendable, Equatable {
   /// Identifies the document; `formatVersion` changes only incompatibly.
   public static let format = "navd-export"
+  /// The document's version (1).
   public static let formatVersion = 1
 
   /// One scene as exported.
   public struct Scene: Sendable, Equatable {
+    /// The scene's name.
     public var name: String
+    /// Its history (PROTOCOL.md, "Epochs").
     public var epoch: String
+    /// The version of `state`.
     public var version: UInt64
+    /// The state document at `version`.
     public var state: SceneState
 
     /// A scene.
@@ -24,6 +29,7 @@ public struct SceneArchive: Sendable, Equatable {
     }
   }
 
+  /// The scenes, by name.
   public var scenes: [Scene]
 
   /// An archive of `scenes`.

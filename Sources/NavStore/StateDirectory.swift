@@ -19,7 +19,9 @@ public enum StateDirectory {
 
   /// Why a state directory is refused; the message names the check that failed.
   public struct Refusal: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the directory and the check.
     public var message: String
+    /// The message.
     public var description: String { message }
   }
 

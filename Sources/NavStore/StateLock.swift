@@ -16,8 +16,10 @@ public final class StateLock: Sendable {
   public enum Failure: Error, Sendable, CustomStringConvertible {
     /// Another process (a running navd, or an import) holds it.
     case held(path: String, holder: String?)
+    /// A system call on the lock file failed.
     case system(path: String, call: String, errno: Int32)
 
+    /// What happened, for navd's and navctl's messages.
     public var description: String {
       switch self {
       case .held(let path, let holder):
