@@ -24,6 +24,8 @@ struct Arguments: Equatable {
   var maxConnectionsPerUser: Int?
   var maxOutputBytesPerUser: Int?
   var stateDirectory: String?
+  var opLogBytes: Int?
+  var snapshotInterval: Int?
   var durability: Durability?
 
   /// A command-line mistake; navd prints it with the usage hint and exits 2.
@@ -75,6 +77,10 @@ struct Arguments: Equatable {
       --op-log N               Versions kept per scene for baseVersion and
                                sinceVersion (default 1024)
       --max-scenes N           Scenes navd holds at most (default 1024)
+      --op-log-bytes N         Bytes of ops kept per scene in the op log (default
+                               8388608); the oldest versions go first, as past --op-log
+      --snapshot-interval N    Store a snapshot of a scene every N versions (default
+                               256): start-up replays at most N versions per scene
       --state-dir DIR          Keep the database (navd.db) and lock here. Default:
                                $STATE_DIRECTORY, else $XDG_STATE_HOME/navd, else ./.navd
       --durability full|normal full (default): every acknowledged mutation survives a
@@ -143,6 +149,10 @@ struct Arguments: Equatable {
         result.idleTimeoutSeconds = try positive(try optionValue(), for: argument, minimum: 0)
       case "--op-log":
         result.opLogVersions = try positive(try optionValue(), for: argument)
+      case "--op-log-bytes":
+        result.opLogBytes = try positive(try optionValue(), for: argument, minimum: 4096)
+      case "--snapshot-interval":
+        result.snapshotInterval = try positive(try optionValue(), for: argument)
       case "--state-dir":
         let path = try optionValue()
         guard !path.isEmpty else { throw UsageError(message: "--state-dir needs a non-empty path") }

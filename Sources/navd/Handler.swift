@@ -1,6 +1,5 @@
 import NavAccess
 import NavEngine
-import NavModel
 import NavServer
 import NavService
 import NavStore
@@ -32,18 +31,15 @@ func openDurableState(_ arguments: Arguments, environment: [String: String]) thr
   return DurableState(directory: directory, lock: lock, store: store, scenes: try store.load())
 }
 
-/// The io.navd service over an engine that starts from the stored scenes.
+/// The io.navd service over an engine that starts from the stored scenes (each at its
+/// stored version and epoch); throws when a stored history does not replay.
 func makeService(_ arguments: Arguments, access: AccessControl, durable: DurableState) throws -> NavdService {
   var configuration = EngineConfiguration()
   if let value = arguments.subscriberQueueBytes { configuration.subscriberQueueBytes = value }
   if let value = arguments.opLogVersions { configuration.opLogCapacity = value }
   if let value = arguments.maxScenes { configuration.maxScenes = value }
-  var restored: [String: (state: SceneState, version: UInt64)] = [:]
-  for scene in durable.scenes {
-    let (state, version, failure) = scene.replayed(limits: configuration.limits)
-    if let failure { throw failure }
-    restored[scene.name] = (state, version)
-  }
-  return NavdService(
-    engine: Engine(configuration: configuration, store: durable.store, restored: restored), access: access)
+  if let value = arguments.opLogBytes { configuration.opLogBytes = value }
+  if let value = arguments.snapshotInterval { configuration.snapshotInterval = value }
+  let engine = try Engine(configuration: configuration, store: durable.store, restoring: durable.scenes)
+  return NavdService(engine: engine, access: access)
 }
