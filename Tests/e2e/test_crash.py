@@ -16,7 +16,8 @@ restart, for every scene written so far (this cycle's and all earlier ones):
   acknowledged before a crash is never acknowledged again for another mutation;
 - a subscriber that followed a scene before the crash resumes (`sinceVersion`,
   `epoch`) after the restart and, applying every patch with `jsonpatch`, ends
-  exactly at GetState.
+  exactly at GetState; at least one resumes with patches (the epoch and the
+  stored log survived), not a snapshot.
 
 Short mode (default, CI): 20 kills. NAVD_LONG=1: 100 kills with longer runs.
 NAVD_TEST_SEED picks the seed (kill moments, run lengths); the timing of a
@@ -230,17 +231,26 @@ def test_kill_at_random_moments_loses_nothing_acknowledged():
 
         # Every follower resumes from where the crash left it and converges to GetState.
         connection = navd.connect()
+        resumed_with = {"update": 0, "snapshot": 0}
         for follower in followers:
             if follower.version is None:
                 continue  # killed before its snapshot arrived
             final = connection.call("io.navd.GetState", {"scene": follower.scene})
+            seen = len(follower.kinds)
+            behind = follower.version < final["version"]
             follower.follow(navd.socket_path, threading.Event(), until_version=final["version"])
+            if behind and len(follower.kinds) > seen:
+                resumed_with[follower.kinds[seen]] += 1
             assert not follower.problems, f"seed={seed}: {follower.scene}: {follower.problems}"
             assert follower.version == final["version"], f"seed={seed}: {follower.scene} stopped at {follower.version}"
             assert follower.document == final["state"], f"seed={seed}: {follower.scene}: resumed document differs"
         connection.close()
         acknowledged = sum(len(log.acked) for logs in all_logs.values() for log in logs)
-        print(f"{KILLS} kills, {acknowledged} acknowledged mutations, all present after each restart")
+        print(f"{KILLS} kills, {acknowledged} acknowledged mutations, all present after each restart; "
+              f"resumes across a restart: {resumed_with['update']} with patches, {resumed_with['snapshot']} "
+              "with a snapshot (the stored log no longer held their version)")
+        assert resumed_with["update"] > 0, (
+            "no subscriber resumed with patches across a restart: the epoch or the stored log was not kept")
         assert acknowledged > 0, "no mutation was acknowledged in any cycle: the kills came too early to test anything"
     finally:
         navd.cleanup()

@@ -213,3 +213,19 @@ def test_disk_full_is_an_error_to_the_writer_and_heals_without_a_restart(state_d
             subscriber.close()
     finally:
         subprocess.run(["umount", state_dir], check=False)
+
+
+def test_a_retry_after_a_restart_is_answered_from_the_stored_mutation_ids(state_dir):
+    """CONFLICTS.md I1–I4 hold across a restart: the remembered ids are stored."""
+    mutation = {"scene": "main", "clientId": "app", "mutationId": "m-1", "ops": [
+        {"op": "push", "item": {"id": "once", "title": "Once"}}]}
+    with Navd(["--state-dir", state_dir]) as navd:
+        connection = navd.connect()
+        first = connection.call("io.navd.Mutate", mutation)
+        connection.close()
+    with Navd(["--state-dir", state_dir]) as navd:
+        connection = navd.connect()
+        retry = connection.call("io.navd.Mutate", mutation)
+        assert (retry["version"], retry["replayed"]) == (first["version"], True)
+        assert connection.call("io.navd.GetState", {"scene": "main"})["version"] == first["version"]
+        connection.close()
