@@ -120,6 +120,10 @@ public final class SQLiteSceneStore: SceneStore {
     throw StoreError(.corrupt, "\(database.path) is damaged: quick_check found \(rows.count) problem(s): \(shown)")
   }
 
+  /// `error` (from start-up: opening, loading, or the engine rebuilding a stored scene),
+  /// with how to recover from this database when it is damaged.
+  public func explained(_ error: StoreError) -> StoreError { Self.explained(error, path: path) }
+
   /// Adds how to recover to a start-up error.
   static func explained(_ error: StoreError, path: String) -> StoreError {
     switch error.kind {

@@ -40,6 +40,11 @@ func makeService(_ arguments: Arguments, access: AccessControl, durable: Durable
   if let value = arguments.maxScenes { configuration.maxScenes = value }
   if let value = arguments.opLogBytes { configuration.opLogBytes = value }
   if let value = arguments.snapshotInterval { configuration.snapshotInterval = value }
-  let engine = try Engine(configuration: configuration, store: durable.store, restoring: durable.scenes)
+  let engine: Engine
+  do {
+    engine = try Engine(configuration: configuration, store: durable.store, restoring: durable.scenes)
+  } catch {
+    throw durable.store.explained(error)
+  }
   return NavdService(engine: engine, access: access)
 }

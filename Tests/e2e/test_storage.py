@@ -229,3 +229,15 @@ def test_a_retry_after_a_restart_is_answered_from_the_stored_mutation_ids(state_
         assert (retry["version"], retry["replayed"]) == (first["version"], True)
         assert connection.call("io.navd.GetState", {"scene": "main"})["version"] == first["version"]
         connection.close()
+
+
+def test_a_stored_log_that_does_not_replay_refuses_start_and_says_how_to_recover(state_dir):
+    with Navd(["--state-dir", state_dir]) as navd:
+        push(navd, "main", "root")
+    with sqlite3.connect(Path(state_dir, "navd.db")) as database:
+        (version,) = database.execute("SELECT snapshot_version FROM scenes WHERE name = 'main'").fetchone()
+        database.execute("INSERT INTO log (scene, version, client, mutation_id, digest, ops) "
+                         "VALUES ('main', ?, 'c', NULL, 0, '[{\"op\": \"pop\"}]')", (version + 1,))
+    message = start_fails(["--state-dir", state_dir])
+    assert "main" in message and f"{version + 1}" in message
+    assert f"mv {state_dir}/navd.db" in message
