@@ -155,9 +155,9 @@ struct SQLiteSceneStoreTests {
         try await store.commit([try record(version: version, ops: ops, state: &state, snapshot: version % 50 == 0)])
       }
     }
-    try await churn(400)
+    try await churn(200)
     let early = fileSize(directory.database)
-    try await churn(2000)
+    try await churn(1000)
     let late = fileSize(directory.database)
     #expect(late <= early * 2, "the database grew from \(early) to \(late) bytes over 5x more commits")
     #expect(SceneReaderCount.logRows(directory.database) < 50)
