@@ -44,7 +44,7 @@ let package = Package(
     .testTarget(name: "NavClientTests", dependencies: ["NavClient", "NavModel", "NavWire"]),
     .testTarget(name: "NavCtlKitTests", dependencies: ["NavCtlKit", "NavModel"], exclude: ["Golden"]),
     .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavWire", "NavModel", "CNavSys"]),
-    .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavTestSupport"]),
+    .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavService", "NavTestSupport"]),
     .testTarget(
       name: "NavStoreTests", dependencies: ["NavStore", "NavEngine", "NavModel", "CSQLite"],
       exclude: ["Fixtures"]),

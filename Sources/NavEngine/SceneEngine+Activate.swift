@@ -6,7 +6,9 @@ extension SceneEngine {
   /// Adds a watcher of activations (`WatchActions`); its first frame,
   /// `watching`, tells the client the watch is registered.
   public func watchActions(_ watcher: Subscriber) {
-    guard watcher.watching(scene: name, first: StreamFrames.watching(scene: name, version: version)) else { return }
+    guard watcher.watching(scene: name, first: watcher.encode(.watching(scene: name, version: version))) else {
+      return
+    }
     actionWatchers[watcher.id] = watcher
     let id = watcher.id
     watcher.addCancelHook { [weak self] in
@@ -32,20 +34,20 @@ extension SceneEngine {
         "bar button item \"\(itemId)\" is not shown and enabled\(metrics.width.map { " at width \($0)" } ?? ""), so it cannot be activated",
         field: "item", value: itemId)
     }
-    let activation = StreamFrames.activation(
-      scene: name, item: itemId, action: item.action, tag: item.tag, version: version)
+    var activation = SharedFrame(
+      .activation(scene: name, item: itemId, action: item.action, tag: item.tag, version: version))
     var queued = 0
     for (id, watcher) in actionWatchers {
-      switch watcher.activationPublished(activation, version: version) {
+      switch watcher.activationPublished(activation.bytes(for: watcher), version: version) {
       case .queued: queued += 1
       case .dropped: break
       case .closed: actionWatchers[id] = nil
       }
     }
-    let events = StreamFrames.events(
-      version: version, events: [.activate(item: itemId, action: item.action, tag: item.tag)])
+    var events = SharedFrame(
+      .events(version: version, events: [.activate(item: itemId, action: item.action, tag: item.tag)]))
     for (view, group) in groups {
-      for (id, subscriber) in group.subscribers where !subscriber.eventsPublished(events) {
+      for (id, subscriber) in group.subscribers where !subscriber.eventsPublished(events.bytes(for: subscriber)) {
         unsubscribe(id, view: view)
       }
     }

@@ -7,17 +7,18 @@ import NavModel
 extension SceneEngine {
   /// `state` is the state after `entry`.
   func publish(_ entry: LogEntry, state: SceneState) {
-    let events = JSONValue.array(entry.events.map(\.json))
     for (view, var group) in groups {
       let document = view.document(of: state)
-      let bytes = StreamFrames.update(
-        fromVersion: entry.version - 1, toVersion: entry.version,
-        patch: PatchBuilder.diff(group.current.document, document), animated: entry.animated, events: events)
+      var update = SharedFrame(
+        .update(
+          fromVersion: entry.version - 1, toVersion: entry.version,
+          patch: PatchBuilder.diff(group.current.document, document), animated: entry.animated, events: entry.events,
+          coalesced: false))
       group.current = VersionedDocument(version: entry.version, document: document)
       group.snapshot = nil
       var gone: [UInt64] = []
       for (id, subscriber) in group.subscribers
-      where !subscriber.updatePublished(bytes, newest: group.current) {
+      where !subscriber.updatePublished(update.bytes(for: subscriber), newest: group.current) {
         gone.append(id)
       }
       for id in gone { group.subscribers[id] = nil }

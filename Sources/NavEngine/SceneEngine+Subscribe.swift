@@ -23,14 +23,13 @@ extension SceneEngine {
     var group = groups[view] ?? SubscriptionGroup(version: version, document: view.document(of: state))
     let snapshot =
       group.snapshot
-      ?? StreamFrames.snapshot(
-        version: version, epoch: self.epoch, view: view, document: group.current.document)
+      ?? subscriber.encode(.snapshot(version: version, epoch: self.epoch, view: view, document: group.current.document))
     group.snapshot = snapshot
     var first = [snapshot]
     if let since = sinceVersion, epoch == nil || epoch == self.epoch, since <= version, log.holds(since),
       resumeCost(since: since, documentBytes: snapshot.count) <= configuration.resumeBudgetBytes
     {
-      first = resumeUpdates(view: view, since: since)
+      first = resumeUpdates(view: view, since: since).map(subscriber.encode)
     }
     guard subscriber.subscribed(first: first, base: group.current) else { return }
     group.subscribers[subscriber.id] = subscriber
@@ -51,20 +50,20 @@ extension SceneEngine {
   }
 
   /// One update per version after `since`, recomputed for `view` (`since` must be held).
-  private func resumeUpdates(view: DocumentView, since: UInt64) -> [[UInt8]] {
+  private func resumeUpdates(view: DocumentView, since: UInt64) -> [StreamFrame] {
     guard let sinceState = log.state(at: since) else {
       preconditionFailure("resume: the op log holds version \(since) but cannot rebuild it")
     }
     var replayed = sinceState
     var document = view.document(of: sinceState)
-    var updates: [[UInt8]] = []
+    var updates: [StreamFrame] = []
     for entry in log.entries(after: since) {
       replayed = log.replay(entry, on: replayed)
       let next = view.document(of: replayed)
       updates.append(
-        StreamFrames.update(
+        .update(
           fromVersion: entry.version - 1, toVersion: entry.version, patch: PatchBuilder.diff(document, next),
-          animated: entry.animated, events: .array(entry.events.map(\.json))))
+          animated: entry.animated, events: entry.events, coalesced: false))
       document = next
     }
     return updates

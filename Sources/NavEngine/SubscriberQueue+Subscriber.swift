@@ -16,21 +16,21 @@ public final class Subscriber: Sendable {
   /// Unique for the life of the process.
   public let id: UInt64
   private let queue: Mutex<SubscriberQueue>
-  /// Wraps encoded parameters into a streaming reply frame (the wire's business, not the engine's).
-  private let frame: @Sendable (_ parameters: [UInt8], _ into: inout [UInt8]) -> Void
+  /// Encodes frames and wraps them into streaming replies (the wire's business, not the engine's).
+  private let encoder: any StreamEncoder
   private let wake: @Sendable () -> Void
   /// What to run when the stream is cancelled; nil once it was (hooks added then run at once).
   private let onCancel: Mutex<[@Sendable () -> Void]?>
 
   /// `queueLimit`: bytes of pending frames past which updates are coalesced
-  /// (subscribers) or activations refused (watchers).
+  /// (subscribers) or activations refused (watchers). Every subscriber of one
+  /// engine uses an `encoder` that gives the same bytes (`StreamEncoder`).
   public init(
-    id: UInt64, queueLimit: Int, frame: @escaping @Sendable ([UInt8], inout [UInt8]) -> Void,
-    wake: @escaping @Sendable () -> Void
+    id: UInt64, queueLimit: Int, encoder: any StreamEncoder, wake: @escaping @Sendable () -> Void
   ) {
     self.id = id
     self.queue = Mutex(SubscriberQueue(limit: queueLimit))
-    self.frame = frame
+    self.encoder = encoder
     self.wake = wake
     self.onCancel = Mutex([])
   }
@@ -44,10 +44,10 @@ public final class Subscriber: Sendable {
     case .send(let frames): append(frames, to: &out)
     case .coalesce(let frames, let from, let to):
       append(frames, to: &out)
-      frame(StreamFrames.coalesced(from: from, to: to), &out)
+      encoder.frame(encoder.encode(.coalesced(from: from, to: to)), into: &out)
     case .reportDropped(let frames, let scene, let count, let version):
       append(frames, to: &out)
-      frame(StreamFrames.dropped(scene: scene, count: count, version: version), &out)
+      encoder.frame(encoder.encode(.dropped(scene: scene, count: count, version: version)), into: &out)
     }
     return out
   }
@@ -73,13 +73,16 @@ public final class Subscriber: Sendable {
 
   private func append(_ frames: [[UInt8]], to out: inout [UInt8]) {
     out.reserveCapacity(frames.reduce(0) { $0 + $1.count + 40 })
-    for parameters in frames { frame(parameters, &out) }
+    for parameters in frames { encoder.frame(parameters, into: &out) }
   }
 }
 
 /// The engine's side: every method returns false once the stream is closed,
 /// so the caller forgets it at once.
 extension Subscriber {
+  /// `frame`'s parameters, encoded by this subscriber's encoder (once per frame: `SharedFrame`).
+  func encode(_ frame: StreamFrame) -> [UInt8] { encoder.encode(frame) }
+
   func subscribed(first: [[UInt8]], base: VersionedDocument) -> Bool {
     perform(queue.withLock { $0.subscribed(first: first, base: base) })
   }

@@ -201,7 +201,7 @@ public final class NavdService: CallHandler {
     Subscriber(
       id: nextSubscriberID.wrappingAdd(1, ordering: .relaxed).oldValue,
       queueLimit: engine.configuration.subscriberQueueBytes,
-      frame: SubscriberSource.frame,
+      encoder: WireStreamEncoder(),
       wake: { context.sourceHasData() })
   }
 }

@@ -11,10 +11,4 @@ final class SubscriberSource: ReplySource {
   func pull() -> (bytes: [UInt8], finished: Bool) { (subscriber.pull(), false) }
 
   func cancelled() { subscriber.cancel() }
-
-  /// `{"parameters":<parameters>,"continues":true}` and the NUL that ends a Varlink frame,
-  /// framed as every other reply is (`VarlinkReply`).
-  static func frame(_ parameters: [UInt8], into out: inout [UInt8]) {
-    VarlinkReply.encodeContinuing(encodedParameters: parameters, into: &out)
-  }
 }

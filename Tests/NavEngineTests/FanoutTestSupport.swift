@@ -1,5 +1,6 @@
 import NavEngine
 import NavModel
+import NavService
 import Testing
 
 /// A subscriber whose frames the test pulls and decodes, as a connection would.
@@ -8,17 +9,14 @@ final class TestSubscriber: Sendable {
 
   init(id: UInt64, queueLimit: Int = 1 << 20) {
     subscriber = Subscriber(
-      id: id, queueLimit: queueLimit,
-      frame: { parameters, out in
-        out.append(contentsOf: parameters)
-        out.append(0)
-      },
-      wake: {})
+      id: id, queueLimit: queueLimit, encoder: WireStreamEncoder(), wake: {})
   }
 
   /// Everything pending, as decoded reply parameters.
   func pull() throws -> [JSONValue] {
     let bytes = subscriber.pull()
-    return try bytes.split(separator: 0, omittingEmptySubsequences: true).map { try JSONParser.parse($0) }
+    return try bytes.split(separator: 0, omittingEmptySubsequences: true).map {
+      try JSONParser.parse($0)["parameters"] ?? .null
+    }
   }
 }
