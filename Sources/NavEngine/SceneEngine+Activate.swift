@@ -56,14 +56,14 @@ extension SceneEngine {
 }
 
 extension SceneEngine {
-  /// The reserved item name for the back button in `Activate` (ids start with a letter or digit).
-  public static let backButtonItem = "@back"
-
   /// Activating the back button pops the top item (SEMANTICS R60): allowed
   /// only while the back button is shown and enabled on a visible bar. The pop
   /// expects the top the front end saw (`expectTop`, else the current top), so
-  /// a front end never pops a screen it did not show.
-  public func activateBack(metrics: LayoutMetrics = .defaults, expectTop: String?, client: String) async -> Result<
+  /// a front end never pops a screen it did not show. `item` is the name the
+  /// call gave the back button (`ActivateCall.backButtonItem`), the error's `value`.
+  public func activateBack(
+    item: String, metrics: LayoutMetrics = .defaults, expectTop: String?, client: String
+  ) async -> Result<
     MutationOutcome, NavError
   > {
     let layout = LayoutResolver.resolve(state, metrics: metrics)
@@ -71,7 +71,7 @@ extension SceneEngine {
       return .failure(
         NavError(
           .itemNotActivatable, "the back button is not shown and enabled, so it cannot be activated", field: "item",
-          value: Self.backButtonItem))
+          value: item))
     }
     let top = expectTop ?? layout.navigationBar.topItem
     return await mutate(MutationRequest(ops: [.pop(expectTop: top, animated: true)], client: client))

@@ -165,7 +165,9 @@ public final class NavdService: CallHandler {
     let client = call.clientId ?? "connection:\(context.connectionID)"
     if call.item == ActivateCall.backButtonItem {
       run {
-        switch await scene.activateBack(metrics: call.metrics, expectTop: call.expectTop, client: client) {
+        switch await scene.activateBack(
+          item: call.item, metrics: call.metrics, expectTop: call.expectTop, client: client)
+        {
         case .success(let outcome):
           context.reply(ActivationResult(action: nil, watchers: 0, version: outcome.version).parameters)
         case .failure(let error): context.fail(error.errorName, error.parameters)
