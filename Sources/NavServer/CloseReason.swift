@@ -20,9 +20,9 @@ enum CloseReason: Equatable, Sendable, CustomStringConvertible {
   case stalled(Duration, pendingBytes: Int)
   /// Nothing in progress (no call, no stream, no partial message, no output) for this long.
   case idleTimeout(Duration)
-  /// The connection was over the limit and got its LimitExceeded answer.
+  /// The connection was over the limit and got its refusal.
   case connectionLimit
-  /// The connection was over the limit, got its LimitExceeded answer, and sent no call in time.
+  /// The connection was over the limit, got its refusal, and sent no call in time.
   case connectionLimitTimeout
   /// The handler asked to disconnect the client (`CallContext.close(reason:)`).
   case requested(String)
@@ -42,8 +42,8 @@ enum CloseReason: Equatable, Sendable, CustomStringConvertible {
       "client not reading: \(pending) bytes of output waiting and none written for \(timeout.seconds) s (stall timeout)"
     case .idleTimeout(let timeout):
       "idle for \(timeout.seconds) s: no call, no stream, no partial message (idle timeout)"
-    case .connectionLimit: "over the connection limit: answered LimitExceeded"
-    case .connectionLimitTimeout: "over the connection limit: answered LimitExceeded; no call arrived in time"
+    case .connectionLimit: "over the connection limit: answered the refusal"
+    case .connectionLimitTimeout: "over the connection limit: answered the refusal; no call arrived in time"
     case .requested(let reason): reason
     case .ioError(let detail): "I/O error: \(detail)"
     case .serverStopping: "server stopping"

@@ -47,7 +47,7 @@ extension Connection {
       case calling(serial: UInt64, oneway: Bool, more: Bool)
       /// A streaming call: its source is pulled when signalled and output is low.
       case streaming(serial: UInt64, source: any ReplySource, signalled: Bool)
-      /// Accepted past the connection limit: the LimitExceeded reply is already queued;
+      /// Accepted past the connection limit: the refusal is already queued;
       /// the connection closes once it is written and the first call (or EOF) has arrived.
       case rejecting
       /// Write what is queued, then close with `reason`.

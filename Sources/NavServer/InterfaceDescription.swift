@@ -1,3 +1,5 @@
+import NavWire
+
 /// A Varlink interface the server serves: its name and its IDL text, which
 /// `org.varlink.service.GetInterfaceDescription` returns verbatim (comments included).
 public struct InterfaceDescription: Sendable, Hashable {
@@ -27,7 +29,7 @@ public struct InterfaceDescription: Sendable, Hashable {
 
   /// The standard `org.varlink.service` interface, as published by varlink.org.
   public static let varlinkService = InterfaceDescription(
-    name: "org.varlink.service",
+    name: VarlinkServiceNames.interface,
     text: """
       # The Varlink Service Interface is provided by every varlink service. It
       # describes the service and the interfaces it implements.

@@ -25,12 +25,12 @@ public struct ServerConfiguration: Sendable {
   public var socketGroup: UInt32?
 
   /// Open connections served normally. Past it, a connection is accepted, answered
-  /// `io.navd.LimitExceeded` at once (before it sends anything) and closed. Default 4096
+  /// `refusal` (navd: `io.navd.LimitExceeded`) at once (before it sends anything) and closed. Default 4096
   /// (as systemd).
   public var maxConnections = 4096
 
   /// Open connections of one uid (navd's own uid exempt). Past it, that uid's next
-  /// connection is answered `io.navd.LimitExceeded` (`limit: "connectionsPerUser"`) and
+  /// connection is answered `refusal` (`limit: "connectionsPerUser"`) and
   /// closed, while other users are still served. Default 1024 (as systemd's varlink).
   public var maxConnectionsPerUser = 1024
 
@@ -40,7 +40,7 @@ public struct ServerConfiguration: Sendable {
   /// `outputBytesPerUser`. Default 64 MiB.
   public var maxOutputBytesPerUser = 64 * 1024 * 1024
 
-  /// Connections over a limit that may linger after their LimitExceeded answer, until
+  /// Connections over a limit that may linger after their refusal, until
   /// their first call or EOF arrives, so that closing cannot reset them. Beyond these, a
   /// new connection gets the same answer but is closed right after it. Default 64.
   public var maxRejectedConnections = 64
@@ -79,14 +79,19 @@ public struct ServerConfiguration: Sendable {
   /// Bytes read from a socket per `read`. Default 64 KiB.
   public var readChunkBytes = 64 * 1024
 
-  /// `GetInfo` vendor.
-  public var vendor = "navd"
-  /// `GetInfo` product.
-  public var product = "navd"
-  /// `GetInfo` version.
-  public var version = NavdRelease.version
-  /// `GetInfo` url (empty until the project has a public home page).
+  /// `GetInfo` vendor: the service's (navd: `ServerConfiguration.serveNavd()`). Default empty.
+  public var vendor = ""
+  /// `GetInfo` product, also the name the refusal messages give the server. Default `server`.
+  public var product = "server"
+  /// `GetInfo` version. Default empty.
+  public var version = ""
+  /// `GetInfo` url. Default empty.
   public var url = ""
+
+  /// The reply frame a connection turned away reads before it is closed: the
+  /// service's error (navd: `io.navd.LimitExceeded`). Default
+  /// `org.varlink.service.PermissionDenied` with the message.
+  public var refusal: @Sendable (ConnectionRefusal) -> [UInt8] = ConnectionRefusal.permissionDenied
 
   /// Called on the loop thread with the connection id after every successful write
   /// (tests check write order and batching with it).

@@ -9,7 +9,7 @@ import NavWire
 extension ServerLoop {
   /// Accepts until the backlog is empty (EAGAIN). Past `maxConnections`, or past
   /// `maxConnectionsPerUser` for the peer's uid, the connection is still accepted — so
-  /// the client is never left hanging in the backlog — answered `io.navd.LimitExceeded`
+  /// the client is never left hanging in the backlog — answered its refusal (`io.navd.LimitExceeded`)
   /// (naming the limit) at once and closed (`ServerLoop+Reject.swift`).
   func acceptAll() {
     while !stopping, listenFD >= 0 {
@@ -45,13 +45,13 @@ extension ServerLoop {
     if open >= configuration.maxConnections {
       overLimit = limitExceededFrame(
         limit: "connections", max: configuration.maxConnections, value: open + 1,
-        message: "navd serves at most \(configuration.maxConnections) connections at a time; "
+        message: "\(configuration.product) serves at most \(configuration.maxConnections) connections at a time; "
           + "close idle connections and retry")
     } else if !perUser.admit(id, uid: peer.uid) {
       let max = perUser.maxConnections
       overLimit = limitExceededFrame(
         limit: "connectionsPerUser", max: max, value: max + 1,
-        message: "navd serves at most \(max) connections of one user (uid \(peer.uid)) at a time; "
+        message: "\(configuration.product) serves at most \(max) connections of one user (uid \(peer.uid)) at a time; "
           + "close idle connections and retry")
     } else {
       overLimit = nil
@@ -83,18 +83,14 @@ extension ServerLoop {
       log.debug("connection accepted", connection.logFields)
     } else {
       counters.rejecting.add(1, ordering: .relaxed)
-      dirty.insert(id)  // its LimitExceeded reply is already queued: write it this pass
-      log.info("connection over the limit; answered LimitExceeded, closing after its first call", connection.logFields)
+      dirty.insert(id)  // its refusal is already queued: write it this pass
+      log.info("connection over the limit; answered the refusal, closing after its first call", connection.logFields)
     }
   }
 
-  /// `{"error":"io.navd.LimitExceeded","parameters":{"limit":…,"field":…,"max":…,"value":…,"message":…}}`.
+  /// The service's refusal reply (`ServerConfiguration.refusal`) for a connection over `limit`.
   func limitExceededFrame(limit: String, max: Int, value: Int, message: String) -> [UInt8] {
-    let parameters: JSONValue = [
-      "limit": .string(limit), "field": "connections", "max": .number(Double(max)),
-      "value": .number(Double(value)), "message": .string(message),
-    ]
-    return VarlinkReply.encoded(parameters: parameters, error: NavProtocol.limitExceededError)
+    configuration.refusal(ConnectionRefusal(limit: limit, max: max, value: value, message: message))
   }
 
   /// Closes `connection` when its uid has more than `maxOutputBytesPerUser` queued in all

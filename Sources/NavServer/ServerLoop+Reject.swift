@@ -6,8 +6,8 @@ import NavWire
   import Glibc
 #endif
 
-/// Turning clients away when navd cannot serve them: every connection it can accept is
-/// answered `io.navd.LimitExceeded` before it is closed (PROTOCOL.md §2, "When navd
+/// Turning clients away when the server cannot serve them: every connection it can accept is
+/// answered the service's refusal (`ServerConfiguration.refusal`; navd: `io.navd.LimitExceeded`) before it is closed (PROTOCOL.md §2, "When navd
 /// turns a connection away").
 extension ServerLoop {
   /// Writes `frame` to a just-accepted connection and closes it, without keeping any
@@ -22,14 +22,14 @@ extension ServerLoop {
     var fields: [(key: String, value: String)] = []
     if let peer { fields = [("pid", String(peer.pid)), ("uid", String(peer.uid))] }
     if case .done(frame.count)? = written {
-      log.info("connection turned away at once: answered LimitExceeded and closed", fields)
+      log.info("connection turned away at once: answered the refusal and closed", fields)
     } else {
-      log.warning("connection turned away at once; the LimitExceeded reply could not be written", fields)
+      log.warning("connection turned away at once; the refusal could not be written", fields)
     }
   }
 
   /// Out of file descriptors: release the spare, accept one connection, answer it
-  /// LimitExceeded, close it and take the spare back. Returns whether accepting may go
+  /// the refusal, close it and take the spare back. Returns whether accepting may go
   /// on; when even the spare cannot be had, the listener is paused until the next tick
   /// (pending clients wait in the backlog) so its readiness cannot spin the loop.
   func shedWithSpareDescriptor(_ error: SystemCallError) -> Bool {
@@ -54,7 +54,7 @@ extension ServerLoop {
     }
   }
 
-  /// `io.navd.LimitExceeded` for a connection accepted only to be told navd has no
+  /// The refusal for a connection accepted only to be told the server has no
   /// file descriptors left (`limit: "fileDescriptors"`, `max`: the descriptor limit).
   func descriptorLimitFrame() -> [UInt8] {
     let open = counters.open.load(ordering: .relaxed)
@@ -62,7 +62,7 @@ extension ServerLoop {
     _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptors)
     return limitExceededFrame(
       limit: "fileDescriptors", max: Int(clamping: descriptors.rlim_cur), value: open + 1,
-      message: "navd has no file descriptors left for a new connection (\(open) open); "
+      message: "\(configuration.product) has no file descriptors left for a new connection (\(open) open); "
         + "close idle connections and retry")
   }
 

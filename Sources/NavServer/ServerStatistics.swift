@@ -4,7 +4,7 @@ import Synchronization
 public struct ServerStatistics: Sendable, Hashable {
   /// Connections being served now (not counting ones over the limit).
   public var openConnections: Int
-  /// Connections over the limit now waiting for their LimitExceeded answer.
+  /// Connections over the limit now waiting for their refusal.
   public var rejectingConnections: Int
   /// Connections accepted since start (served or rejected).
   public var acceptedTotal: Int

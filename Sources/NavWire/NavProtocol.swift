@@ -13,10 +13,6 @@ public enum NavProtocol {
 
   /// The one interface navd serves besides `org.varlink.service`.
   public static let interface = "io.navd"
-
-  /// Sent by the IO layer itself when a connection arrives past the connection
-  /// limit (parameters: `limit`, `max`, `value`, `field`, `message`).
-  public static let limitExceededError = NavErrorName.limitExceeded.rawValue
 }
 
 /// The io.navd methods.

@@ -62,6 +62,7 @@ do {
 }
 
 var configuration = ServerConfiguration(socketPath: socket.path)
+configuration.serveNavd()
 if let sharedGroup {
   configuration.socketGroup = sharedGroup
   configuration.socketMode = 0o660

@@ -1,5 +1,6 @@
 import Foundation
 import NavModel
+import NavService
 import NavWire
 import Synchronization
 
@@ -31,6 +32,7 @@ final class TestServer {
     directory = String(cString: made)
     path = directory + "/navd.sock"
     var configuration = ServerConfiguration(socketPath: path)
+    configuration.serveNavd()
     configure(&configuration)
     handler = TestHandler()
     server = VarlinkServer(
