@@ -8,6 +8,7 @@ public enum AccessRight: String, Sendable, Hashable, CaseIterable, CustomStringC
   case write
   case admin
 
+  /// The right's name, as written in the policy (`read`, `write`, `admin`).
   public var description: String { rawValue }
 }
 

@@ -7,6 +7,7 @@ public struct AccessRule: Sendable, Hashable {
     /// Every member of a group (primary or supplementary), by gid.
     case group(UInt32)
 
+    /// `uid N` or `gid N`, for messages.
     public var description: String {
       switch self {
       case .user(let uid): "uid \(uid)"

@@ -45,6 +45,7 @@ public struct ScenePattern: Sendable, Hashable, CustomStringConvertible {
     return p == characters.count
   }
 
+  /// The pattern as written in the policy.
   public var description: String { text }
 
   static func isSceneCharacter(_ character: Character) -> Bool {

@@ -8,6 +8,7 @@ public struct SystemIdentities: IdentityResolver {
   /// Creates the resolver.
   public init() {}
 
+  /// The uid of user `name` (`getpwnam_r`); nil when there is no such user.
   public func uid(ofUser name: String) -> UInt32? {
     var entry = passwd()
     var result: UnsafeMutablePointer<passwd>?
@@ -16,6 +17,7 @@ public struct SystemIdentities: IdentityResolver {
     return entry.pw_uid
   }
 
+  /// The gid of group `name` (`getgrnam_r`); nil when there is no such group.
   public func gid(ofGroup name: String) -> UInt32? {
     var entry = group()
     var result: UnsafeMutablePointer<group>?

@@ -12,9 +12,12 @@
 /// A key before any section, a header that does not close, or a line with no
 /// `=` is an error.
 public struct ConfigFile: Sendable, Equatable {
+  /// The file the sections were read from, for messages.
   public var path: String
+  /// The sections in file order.
   public var sections: [ConfigSection]
 
+  /// A file with these sections.
   public init(path: String, sections: [ConfigSection]) {
     self.path = path
     self.sections = sections
@@ -115,10 +118,14 @@ public struct ConfigFile: Sendable, Equatable {
 
 /// A `[Name]` section and its entries in file order (a name may repeat).
 public struct ConfigSection: Sendable, Equatable {
+  /// The name between the brackets.
   public var name: String
+  /// The header's line number (1-based).
   public var line: Int
+  /// The section's `Key=Value` lines in file order.
   public var entries: [ConfigEntry]
 
+  /// A section.
   public init(name: String, line: Int, entries: [ConfigEntry]) {
     self.name = name
     self.line = line
@@ -128,10 +135,14 @@ public struct ConfigSection: Sendable, Equatable {
 
 /// One `Key=Value` line.
 public struct ConfigEntry: Sendable, Equatable {
+  /// The text before `=`, trimmed.
   public var key: String
+  /// The rest of the line after `=`, trimmed.
   public var value: String
+  /// The line number (1-based).
   public var line: Int
 
+  /// An entry.
   public init(key: String, value: String, line: Int) {
     self.key = key
     self.value = value
@@ -141,12 +152,16 @@ public struct ConfigEntry: Sendable, Equatable {
 
 /// What is wrong with a configuration file: `path:line: key: message`.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file the problem is in.
   public var path: String
   /// 0 when the problem is the whole file (unreadable, too large).
   public var line: Int
+  /// The key the problem is about, if any.
   public var key: String?
+  /// What is wrong, and what to do.
   public var message: String
 
+  /// An error at `path:line` (and `key`).
   public init(path: String, line: Int, key: String? = nil, message: String) {
     self.path = path
     self.line = line
@@ -159,6 +174,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     self.init(path: path, line: entry.line, key: entry.key, message: message)
   }
 
+  /// `path:line: key: message`.
   public var description: String {
     let place = line > 0 ? "\(path):\(line)" : path
     return key.map { "\(place): \($0): \(message)" } ?? "\(place): \(message)"

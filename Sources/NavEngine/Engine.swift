@@ -16,6 +16,7 @@ import Synchronization
 /// exist (`subscribe(waitingFor:…)`) hold its slot too, counted toward
 /// `maxWaitedScenes` instead, until the last of them leaves.
 public final class Engine: Sendable {
+  /// The scene that always exists (`main`).
   public static let mainScene = "main"
 
   /// A name's scene and whether it exists yet.
@@ -37,6 +38,7 @@ public final class Engine: Sendable {
     var isWaited: Bool { !exists && waiting > 0 }
   }
 
+  /// The engine's bounds, shared by every scene.
   public let configuration: EngineConfiguration
   let store: any SceneStore
   let now: @Sendable () -> Double

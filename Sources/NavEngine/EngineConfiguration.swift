@@ -2,6 +2,7 @@ import NavModel
 
 /// Every bound the engine keeps (documented in Protocol/PROTOCOL.md, "Limits").
 public struct EngineConfiguration: Sendable {
+  /// The model's limits (SEMANTICS R66): sizes and counts of a scene's state and a mutation.
   public var limits = ModelLimits.default
   /// Versions kept in each scene's op log: how far back `baseVersion` and `sinceVersion` reach.
   public var opLogCapacity = 1024
@@ -38,5 +39,6 @@ public struct EngineConfiguration: Sendable {
   /// Subscribers per scene.
   public var maxSubscribersPerScene = 4096
 
+  /// Every default.
   public init() {}
 }

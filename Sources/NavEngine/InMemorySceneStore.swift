@@ -19,6 +19,7 @@ public final class InMemorySceneStore: SceneStore {
 
   private let contents = Mutex(Contents())
 
+  /// An empty store.
   public init() {}
 
   /// Every scene stored so far, sorted by name.

@@ -10,6 +10,7 @@ public enum ConflictPolicy: String, Sendable, Hashable, CaseIterable {
 
 /// A batch of ops and how to commit it.
 public struct MutationRequest: Sendable {
+  /// The ops, applied in order, all or none.
   public var ops: [Op]
   /// The version the client last saw; nil means a blind write.
   public var baseVersion: UInt64?
@@ -17,10 +18,12 @@ public struct MutationRequest: Sendable {
   public var epoch: String?
   /// Client-chosen; a retry with the same id from the same client is answered from memory.
   public var mutationId: String?
+  /// What to do about fields written since `baseVersion`.
   public var policy: ConflictPolicy
   /// Who is writing: the client id it sent, else one derived from its connection.
   public var client: String
 
+  /// A request; without `baseVersion` it is a blind write, last writer wins.
   public init(
     ops: [Op], baseVersion: UInt64? = nil, epoch: String? = nil, mutationId: String? = nil,
     policy: ConflictPolicy = .lastWriterWins, client: String
@@ -36,17 +39,21 @@ public struct MutationRequest: Sendable {
 
 /// A value that a last-writer-wins mutation replaced, written by someone else after its base version.
 public struct Overwrite: Sendable, Hashable {
+  /// The field that was overwritten.
   public var field: FieldKey
   /// The value before this mutation.
   public var previousValue: JSONValue
   /// The version that wrote `previousValue`.
   public var writtenAt: UInt64
+  /// The client that wrote `previousValue`.
   public var writtenBy: String
 }
 
 /// What a committed mutation reports back (NavService puts it into NavWire's `MutationReply`).
 public struct MutationOutcome: Sendable, Hashable {
+  /// The scene's version after the mutation.
   public var version: UInt64
+  /// The fields it overwrote (last writer wins; empty under failOnConflict).
   public var overwritten: [Overwrite]
   /// The base version was older than the op log, so conflicts could not be judged (CONFLICTS.md).
   public var baseVersionExpired: Bool

@@ -9,6 +9,7 @@ import NavModel
 /// store's `await`, so actor reentrancy cannot interleave two commits, and a
 /// read during the `await` sees the state before the group.
 public actor SceneEngine {
+  /// The scene's name.
   public let name: String
   /// Names this history of the scene's versions. A navd that starts without the
   /// scene's history (a restart with volatile state) starts a new epoch, so a
@@ -19,7 +20,9 @@ public actor SceneEngine {
   let store: any SceneStore
   let now: @Sendable () -> Double
 
+  /// The current state (after the last committed version).
   public internal(set) var state: SceneState
+  /// The last committed version (0: nothing committed yet).
   public internal(set) var version: UInt64
   var log: OpLog
   var memory: MutationMemory

@@ -5,14 +5,19 @@ import NavModel
 /// The store writes the op row, and the snapshot when one is due; it never
 /// decides anything about versions: the engine hands it finished values.
 public struct CommitRecord: Sendable {
+  /// The scene the mutation committed to.
   public var scene: String
   /// The scene's history; the same for every record of a scene until it is recreated.
   public var epoch: String
+  /// The version this mutation made.
   public var version: UInt64
+  /// The client that wrote it.
   public var client: String
+  /// The client's mutation id, if it gave one.
   public var mutationId: String?
   /// `SceneEngine.digest` of the ops: how a retry with the same id is recognised after a restart.
   public var opsDigest: UInt64
+  /// The ops, as applied.
   public var ops: [Op]
   /// What the writer was told; a retry with the same mutation id is answered with it (CONFLICTS I1–I4).
   public var outcome: MutationOutcome
@@ -24,6 +29,7 @@ public struct CommitRecord: Sendable {
   /// (the engine's memory of ids is bounded in bytes).
   public var forgetMutationIdsThrough: UInt64
 
+  /// A record of one committed version.
   public init(
     scene: String, epoch: String, version: UInt64, client: String, mutationId: String?, opsDigest: UInt64,
     ops: [Op], outcome: MutationOutcome, snapshot: SceneState?, forgetMutationIdsThrough: UInt64
@@ -43,11 +49,16 @@ public struct CommitRecord: Sendable {
 
 /// One version after a scene's snapshot, as stored.
 public struct StoredLogEntry: Sendable {
+  /// The version this entry made.
   public var version: UInt64
+  /// The client that wrote it.
   public var client: String
+  /// The client's mutation id, if it gave one.
   public var mutationId: String?
+  /// The ops, as applied.
   public var ops: [Op]
 
+  /// An entry.
   public init(version: UInt64, client: String, mutationId: String?, ops: [Op]) {
     self.version = version
     self.client = client
@@ -58,11 +69,16 @@ public struct StoredLogEntry: Sendable {
 
 /// A remembered (client, mutation id) and what its writer was told.
 public struct StoredMutationId: Sendable {
+  /// The client that sent the id.
   public var client: String
+  /// The id the client chose.
   public var mutationId: String
+  /// `SceneEngine.digest` of the ops it was sent with (a retry must send the same).
   public var opsDigest: UInt64
+  /// What its writer was told.
   public var outcome: MutationOutcome
 
+  /// A remembered id.
   public init(client: String, mutationId: String, opsDigest: UInt64, outcome: MutationOutcome) {
     self.client = client
     self.mutationId = mutationId
@@ -75,14 +91,20 @@ public struct StoredMutationId: Sendable {
 /// and the mutation ids still remembered. The scene's version is the last log
 /// entry's, or the snapshot's when the log is empty.
 public struct StoredScene: Sendable {
+  /// The scene's name.
   public var name: String
+  /// The scene's history (`SceneEngine.epoch`).
   public var epoch: String
+  /// The version `snapshot` is the state after.
   public var snapshotVersion: UInt64
+  /// The state at `snapshotVersion`.
   public var snapshot: SceneState
   /// Versions `snapshotVersion + 1 …`, in order, with no gap.
   public var log: [StoredLogEntry]
+  /// The mutation ids still remembered.
   public var mutationIds: [StoredMutationId]
 
+  /// A stored scene.
   public init(
     name: String, epoch: String, snapshotVersion: UInt64, snapshot: SceneState, log: [StoredLogEntry],
     mutationIds: [StoredMutationId]
@@ -102,6 +124,7 @@ public struct StoredScene: Sendable {
 /// Why a store could not do what was asked; the message says what and, where
 /// it can, how to recover.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
+  /// What kind of failure it is: what the caller can do about it.
   public enum Kind: Sendable {
     /// The disk (or the file system's quota) is full; retrying after space returns works.
     case full
@@ -113,14 +136,18 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     case tooNew
   }
 
+  /// What kind of failure.
   public var kind: Kind
+  /// What failed and, where known, how to recover.
   public var message: String
 
+  /// An error of `kind`.
   public init(_ kind: Kind, _ message: String) {
     self.kind = kind
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }
 
@@ -142,7 +169,10 @@ public protocol SceneStore: Sendable {
 
 /// A store that keeps nothing: navd's state lives as long as the process.
 public struct VolatileSceneStore: SceneStore {
+  /// The store.
   public init() {}
+  /// Nothing: a volatile navd starts empty.
   public func load() throws(StoreError) -> [StoredScene] { [] }
+  /// Keeps nothing; never fails.
   nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws(StoreError) {}
 }

@@ -118,6 +118,7 @@ public enum SafeDirectoryError: Error, Sendable, Hashable, CustomStringConvertib
   /// A system call failed.
   case system(String, errno: Int32, path: String)
 
+  /// What is wrong with the directory and what to do, naming the path.
   public var description: String {
     switch self {
     case .symbolicLink(let path, let target):

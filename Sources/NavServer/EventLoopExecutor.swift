@@ -21,6 +21,7 @@ public final class EventLoopExecutor: TaskExecutor {
   /// Whether the caller runs on the event-loop thread (tests, assertions).
   var isOnLoopThread: Bool { inbox.withLock { $0 }?.isLoopThread ?? false }
 
+  /// Runs `job` on the event-loop thread (or, once the loop has stopped, on the global executor).
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     if let inbox = inbox.withLock({ $0 }) {

@@ -8,8 +8,10 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConve
   case warning = 4
   case error = 3
 
+  /// `a < b` when `a` is less important (debug is the least).
   public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue > rhs.rawValue }
 
+  /// The level's syslog name.
   public var description: String {
     switch self {
     case .debug: "debug"

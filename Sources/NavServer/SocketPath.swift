@@ -20,6 +20,7 @@ public enum SocketPath {
     /// The directory that holds (or would hold) the socket is not safe (see `SafeDirectory`).
     case unsafeDirectory(SafeDirectoryError)
 
+    /// What is wrong with the socket path and what to do.
     public var description: String {
       switch self {
       case .alreadyServing(let path):

@@ -43,6 +43,7 @@ public final class VarlinkServer: Sendable {
     /// epoll, eventfd or the thread could not be set up.
     case system(SystemCallError)
 
+    /// What failed, for people.
     public var description: String {
       switch self {
       case .alreadyStarted: "server already started"

@@ -11,6 +11,7 @@ import Synchronization
 /// `handle` runs on the event loop and returns at once; the work runs in a
 /// Task on the scene's actor, which answers through the call's context.
 public final class NavdService: CallHandler {
+  /// The scenes this service serves.
   public let engine: Engine
   let startedAt: Double
   /// Where each call's task runs: the server's event loop when set (no thread hop per call).
@@ -42,6 +43,7 @@ public final class NavdService: CallHandler {
     connectionCounter.withLock { $0 = counter }
   }
 
+  /// Routes one io.navd call to its handler (`CallHandler`); returns at once.
   public func handle(_ call: VarlinkCall, context: any CallContext) {
     guard let method = NavMethod(rawValue: call.methodName) else {
       context.fail(VarlinkServiceNames.methodNotFound, ["method": .string(call.method)])

@@ -7,12 +7,15 @@ import Foundation
 /// `random(in:using:)` so a seed gives the same sequence on every toolchain: the checked-in
 /// vectors are regenerated from a seed and compared byte for byte.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+  /// The generator's state; the next number follows from it alone.
   public private(set) var state: UInt64
 
+  /// A generator that starts at `seed`.
   public init(seed: UInt64) {
     state = seed
   }
 
+  /// The next 64 random bits.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
@@ -36,6 +39,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     below(100) < percent
   }
 
+  /// One of `choices` (not empty), uniformly.
   public mutating func pick<T>(_ choices: [T]) -> T {
     choices[below(choices.count)]
   }
