@@ -1,4 +1,5 @@
 import NavModel
+import NavWire
 
 extension CommandTable {
   /// get, layout, show, watch, scenes, info.
@@ -6,14 +7,29 @@ extension CommandTable {
     CommandSpec(
       "get", "Print the scene's state: the stack, the items, the toolbar, the appearance", group: .reading,
       example: "get --json",
-      build: { _ in .getState }),
+      build: { _ in
+        .call(
+          CallCommand(
+            request: { scene, _ in NavRequest(GetStateCall(scene: scene)) },
+            text: { reply, _, _ in
+              StateText.describe(reply["state"] ?? .null, version: ReplyPresenter.version(reply))
+            }))
+      }),
     CommandSpec(
       "layout", "Print the resolved layout: what a front end draws", group: .reading,
       options: [
         .value("--width", "POINTS", "resolve at this bar width: items that do not fit overflow", hint: .number)
       ],
       example: "layout --width 375",
-      build: { args throws(UsageError) in .getLayout(width: try read(args, "--width", ValueReader.length)) }),
+      build: { args throws(UsageError) in
+        let width = try read(args, "--width", ValueReader.length)
+        return .call(
+          CallCommand(
+            request: { scene, _ in NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width))) },
+            text: { reply, _, _ in
+              LayoutText.describe(reply["layout"] ?? .null, version: ReplyPresenter.version(reply))
+            }))
+      }),
     CommandSpec(
       "show", "Draw the navigation bar and the toolbar in the terminal", group: .reading,
       options: [
@@ -27,7 +43,18 @@ extension CommandTable {
           + "Box drawing and colour on a terminal; plain ASCII without colour when output is not a terminal, "
           + "NO_COLOR is set, or with --ascii / --no-color."
       ],
-      build: { args throws(UsageError) in .show(columns: try columns(args)) }),
+      build: { args throws(UsageError) in
+        let columns = try columns(args)
+        return .call(
+          CallCommand(
+            request: { scene, terminalColumns in
+              let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
+              return NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width)))
+            },
+            text: { reply, style, terminalColumns in
+              BarRenderer.render(layout: reply["layout"] ?? .null, width: columns ?? terminalColumns, style: style)
+            }))
+      }),
     CommandSpec(
       "watch", "Keep 'show' live: redraw on every change (with --json: one JSON line per update)",
       group: .reading,
@@ -46,11 +73,20 @@ extension CommandTable {
     CommandSpec(
       "scenes", "List the scenes navd holds, with their versions and subscribers", group: .reading,
       example: "scenes",
-      build: { _ in .listScenes }),
+      build: { _ in
+        .call(
+          CallCommand(
+            request: { _, _ in NavRequest(ListScenesCall()) }, text: { reply, _, _ in ReplyPresenter.scenes(reply) }))
+      }),
     CommandSpec(
       "info", "Print facts about the running navd", group: .reading,
       example: "info",
-      build: { _ in .serverInfo }),
+      build: { _ in
+        .call(
+          CallCommand(
+            request: { _, _ in NavRequest(GetServerInfoCall()) },
+            text: { reply, _, _ in ReplyPresenter.serverInfo(reply) }))
+      }),
   ]
 
   /// `--width COLUMNS` of show and watch: at least 10.
@@ -75,7 +111,14 @@ extension CommandTable {
       ],
       example: "activate compose",
       build: { args throws(UsageError) in
-        .activate(item: try id(args, "ID"), width: try read(args, "--width", ValueReader.length))
+        let item = try id(args, "ID")
+        let width = try read(args, "--width", ValueReader.length)
+        return .call(
+          CallCommand(
+            request: { scene, _ in
+              NavRequest(ActivateCall(scene: scene, item: item, metrics: LayoutMetrics(width: width)))
+            },
+            text: { reply, _, _ in ReplyPresenter.activated(item, reply: reply) }))
       }),
     CommandSpec(
       "actions", "Print every activation in the scene as it happens (text or --json)", group: .actions,

@@ -30,23 +30,13 @@ public enum Action: Sendable {
   case mutate(MutationPlan)
   /// Read a JSON batch of ops from a file or stdin (`ApplyDocument`) and send them in one `Mutate`.
   case apply(ApplySource)
-  /// `GetState`: print the state.
-  case getState
-  /// `GetLayout` with an optional width in points: print the resolved layout.
-  case getLayout(width: Double?)
-  /// `GetLayout` at `BarRenderer.layoutWidth(forColumns:)` and draw it (columns nil: the terminal's width).
-  case show(columns: Int?)
+  /// One call and its one reply, printed (`get`, `layout`, `show`, `activate`, `scenes`, `info`).
+  case call(CallCommand)
   /// `Subscribe` to the layout and redraw on every update (`--json`: one JSON line per update);
   /// `waitForScene` (`--wait`): a scene that does not exist yet is drawn empty until it is created.
   case watch(columns: Int?, waitForScene: Bool)
-  /// `Activate` the item (width in points: the width the caller saw, if any).
-  case activate(item: String, width: Double?)
   /// `WatchActions`: print every activation until interrupted.
   case watchActions
-  /// `ListScenes`.
-  case listScenes
-  /// `GetServerInfo`.
-  case serverInfo
   /// `GetState`, then print the ids of one kind one per line (for shell completion).
   case listIds(IdKind)
   /// Read navd's database directly and print the export document (every scene, or the `--scene` given).

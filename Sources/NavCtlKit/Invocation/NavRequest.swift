@@ -44,6 +44,7 @@ extension Invocation {
   ///
   /// `ops` are the ops of `mutate` (from `MutationPlan.ops(for:)`) or `apply` (from `ApplyDocument`);
   /// `terminalColumns` is the width `show` and `watch` draw at when no `--width` was given.
+  /// A `CallCommand` makes its own call (its `CommandTable` row says which).
   public func request(ops: [Op] = [], terminalColumns: Int = 80) -> NavRequest? {
     let scene = options.scene
     switch action {
@@ -55,25 +56,14 @@ extension Invocation {
         MutateCall(
           scene: scene, ops: ops, baseVersion: base.flatMap { UInt64(exactly: $0) },
           policy: base == nil ? nil : .failOnConflict))
-    case .getState:
-      return stateRequest
-    case .getLayout(let width):
-      return NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width)))
-    case .show(let columns):
-      let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
-      return NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width)))
+    case .call(let command):
+      return command.request(scene, terminalColumns)
     case .watch(let columns, let waitForScene):
       let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
       return NavRequest(
         SubscribeCall(scene: scene, view: .layout, metrics: LayoutMetrics(width: width), waitForScene: waitForScene))
-    case .activate(let item, let width):
-      return NavRequest(ActivateCall(scene: scene, item: item, metrics: LayoutMetrics(width: width)))
     case .watchActions:
       return NavRequest(WatchActionsCall(scene: scene))
-    case .listScenes:
-      return NavRequest(ListScenesCall())
-    case .serverInfo:
-      return NavRequest(GetServerInfoCall())
     }
   }
 }

@@ -28,32 +28,14 @@ public enum ReplyPresenter {
     switch invocation.action {
     case .mutate, .apply:
       return mutation(reply, json: json, generatedIds: build?.generatedIds ?? [])
-    case .getState:
-      return PresentedOutput(
-        stdout: json ? line(reply) : StateText.describe(reply["state"] ?? .null, version: version(reply)))
-    case .getLayout:
-      return PresentedOutput(
-        stdout: json ? line(reply) : LayoutText.describe(reply["layout"] ?? .null, version: version(reply)))
-    case .show(let width):
-      if json { return PresentedOutput(stdout: line(reply)) }
-      return PresentedOutput(
-        stdout: BarRenderer.render(layout: reply["layout"] ?? .null, width: width ?? columns, style: style))
+    case .call(let command):
+      return PresentedOutput(stdout: json ? line(reply) : command.text(reply, style, columns))
     case .watch(let width, _):
       if json { return PresentedOutput(stdout: line(reply)) }
       return PresentedOutput(
         stdout: watchFrame(document: reply["document"] ?? .null, columns: width ?? columns, style: style, clear: false))
-    case .activate(let item, _):
-      if json { return PresentedOutput(stdout: line(reply)) }
-      let action = reply["action"]?.stringValue.map { "action \($0)" } ?? "no action"
-      let watchers = wholeNumber(reply["watchers"]) ?? 0
-      return PresentedOutput(
-        stdout: "activated \(item): \(action), delivered to \(watchers) watcher\(watchers == 1 ? "" : "s")\n")
     case .watchActions:
       return PresentedOutput(stdout: activation(reply, json: json))
-    case .listScenes:
-      return PresentedOutput(stdout: json ? line(reply) : scenes(reply))
-    case .serverInfo:
-      return PresentedOutput(stdout: json ? line(reply) : serverInfo(reply))
     case .listIds(let kind):
       return PresentedOutput(stdout: ids(fromStateReply: reply, kind: kind))
     case .help(let text):
@@ -70,6 +52,13 @@ public enum ReplyPresenter {
   /// by the escape sequence that homes the cursor and clears the screen, so it redraws in place.
   public static func watchFrame(document: JSONValue, columns: Int, style: RenderStyle, clear: Bool) -> String {
     (clear ? "\u{1B}[H\u{1B}[2J" : "") + BarRenderer.render(layout: document, width: columns, style: style)
+  }
+
+  /// An `Activate` reply: `activated compose: action new, delivered to 1 watcher`.
+  static func activated(_ item: String, reply: JSONValue) -> String {
+    let action = reply["action"]?.stringValue.map { "action \($0)" } ?? "no action"
+    let watchers = wholeNumber(reply["watchers"]) ?? 0
+    return "activated \(item): \(action), delivered to \(watchers) watcher\(watchers == 1 ? "" : "s")\n"
   }
 
   /// One `WatchActions` reply: `compose  action new-message  tag 0  version 12`.
