@@ -61,33 +61,35 @@ public enum ReplyPresenter {
     return "activated \(item): \(action), delivered to \(watchers) watcher\(watchers == 1 ? "" : "s")\n"
   }
 
-  /// One `WatchActions` reply: `compose  action new-message  tag 0  version 12`.
+  /// One `WatchActions` reply (a `WatchFrame`): `compose  action new-message  tag 0  version 12`.
+  /// A frame this navctl cannot read (a newer navd's) is printed as its JSON line.
   public static func activation(_ reply: JSONValue, json: Bool) -> String {
-    if json { return line(reply) }
-    let scene = DisplayWidth.sanitize(reply["scene"]?.stringValue ?? "?")
-    switch reply["kind"]?.stringValue {
-    case WatchFrameKind.watching.rawValue:
-      return "watching \(scene) from version \(LayoutText.number(reply["version"]))\n"
-    case WatchFrameKind.dropped.rawValue:
-      return "dropped \(LayoutText.number(reply["dropped"])) activations of \(scene) (not read in time)\n"
-    default: break
+    guard !json, let frame = try? WatchFrame(parameters: reply) else { return line(reply) }
+    switch frame {
+    case .watching(let scene, let version):
+      return "watching \(DisplayWidth.sanitize(scene)) from version \(version)\n"
+    case .dropped(let scene, let count, _):
+      return "dropped \(count) activations of \(DisplayWidth.sanitize(scene)) (not read in time)\n"
+    case .activation(let activation):
+      let action = activation.action.map { "action \(DisplayWidth.sanitize($0))" } ?? "no action"
+      return
+        "\(DisplayWidth.sanitize(activation.item))  \(action)  tag \(activation.tag)  version \(activation.version)\n"
+    case .unknown:
+      return line(reply)
     }
-    var text = DisplayWidth.sanitize(reply["item"]?.stringValue ?? "?")
-    text += "  " + (reply["action"]?.stringValue.map { "action \(DisplayWidth.sanitize($0))" } ?? "no action")
-    text += "  tag \(LayoutText.number(reply["tag"]))  version \(LayoutText.number(reply["version"]))"
-    return text + "\n"
   }
 
-  /// A mutation's reply: the generated ids (text), or the reply with them (`--json`); what
-  /// last-writer-wins overwrote goes to stderr.
+  /// A mutation's reply (a `MutationReply`): the generated ids (text), or the reply with them
+  /// (`--json`); what last-writer-wins overwrote goes to stderr.
   static func mutation(_ reply: JSONValue, json: Bool, generatedIds: [String]) -> PresentedOutput {
     var stderr = ""
-    for overwrite in reply["overwritten"]?.arrayValue ?? [] {
-      stderr += "navctl: overwrote \(overwrite["field"]?.stringValue ?? "?") "
-      stderr += "(written at version \(LayoutText.number(overwrite["version"]))"
-      stderr += ", was \(JSONWriter.string(overwrite["previousValue"] ?? .null)))\n"
+    if let typed = try? MutationReply(parameters: reply) {
+      for overwrite in typed.overwritten {
+        stderr += "navctl: overwrote \(overwrite.field) (written at version \(overwrite.version)"
+        stderr += ", was \(JSONWriter.string(overwrite.previousValue)))\n"
+      }
+      if typed.replayed { stderr += "navctl: navd had already applied this mutation\n" }
     }
-    if reply["replayed"]?.boolValue == true { stderr += "navctl: navd had already applied this mutation\n" }
     if json {
       var members = reply.objectValue ?? [:]
       if !generatedIds.isEmpty { members["generatedIds"] = .array(generatedIds.map(JSONValue.string)) }
@@ -96,17 +98,17 @@ public enum ReplyPresenter {
     return PresentedOutput(stdout: generatedIds.map { $0 + "\n" }.joined(), stderr: stderr)
   }
 
+  /// A `ListScenes` reply (a `SceneList`) as a table; one this navctl cannot read as its JSON line.
   static func scenes(_ reply: JSONValue) -> String {
-    let scenes = reply["scenes"]?.arrayValue ?? []
-    let width = max(5, min(scenes.map { ($0["name"]?.stringValue ?? "").count }.max() ?? 0, 64))
+    guard let scenes = (try? SceneList(parameters: reply))?.scenes else { return line(reply) }
+    let width = max(5, min(scenes.map(\.name.count).max() ?? 0, 64))
     func row(_ a: String, _ b: String, _ c: String) -> String {
       a + String(repeating: " ", count: width + 2 - a.count) + b + String(repeating: " ", count: max(1, 10 - b.count))
         + c + "\n"
     }
     var out = row("SCENE", "VERSION", "SUBSCRIBERS")
     for scene in scenes {
-      out += row(
-        scene["name"]?.stringValue ?? "?", LayoutText.number(scene["version"]), LayoutText.number(scene["subscribers"]))
+      out += row(scene.name, String(scene.version), String(scene.subscribers))
     }
     return out
   }
