@@ -78,6 +78,8 @@ extension Connection {
     private var stallWatch: (written: Int, since: ContinuousClock.Instant)?
     /// Nothing in progress and `received` bytes received when a tick first saw it so.
     private var idleWatch: (received: Int, since: ContinuousClock.Instant)?
+    /// The server is stopping gracefully: streams end with this frame, nothing new is dispatched.
+    private var stopReply: [UInt8]?
 
     /// A connection served normally.
     init(limits: Limits) {
@@ -104,7 +106,9 @@ extension Connection {
     var wantsInput: Bool {
       switch state {
       case .closed, .closingAfterFlush: return false
-      default: return !inputClosed && pendingClose == nil && decoder.bufferedByteCount <= limits.maxFrameBytes
+      default:
+        return !inputClosed && pendingClose == nil && stopReply == nil
+          && decoder.bufferedByteCount <= limits.maxFrameBytes
       }
     }
 
@@ -229,8 +233,31 @@ extension Connection.StateMachine {
     if !bytes.isEmpty, let overflow = append(bytes, cancel: finished ? nil : source) {
       return overflow
     }
+    if !finished, let stopReply {
+      // Stopping: what the source held went out above; the final reply ends the stream.
+      if let overflow = append(stopReply, cancel: source) { return overflow }
+      state = .closingAfterFlush(.serverStopping)
+      return .cancelSource(source)
+    }
     if !finished { state = .streaming(serial: serial, source: source, signalled: signalled) }
     return nextAction()
+  }
+
+  /// The server stops gracefully: read no more input and dispatch no further call; a call
+  /// in progress is still answered; a stream is given everything its source holds and then
+  /// `finalReply` (a complete error frame); each connection closes once its output is written.
+  mutating func serverStopping(finalReply: [UInt8]) -> Action {
+    guard stopReply == nil else { return .none }
+    stopReply = finalReply
+    partialSince = nil
+    switch state {
+    case .closed, .closingAfterFlush, .calling: return .none
+    case .rejecting: return close(.serverStopping)
+    case .streaming(let serial, let source, _):
+      state = .streaming(serial: serial, source: source, signalled: true)
+      return nextAction()
+    case .idle: return nextAction()
+    }
   }
 
   /// `n` bytes of `output` were written to the socket.
@@ -303,7 +330,7 @@ extension Connection.StateMachine {
 
     case .streaming(let serial, let source, let signalled):
       if !source.endsOnItsOwn, decoder.hasCompleteFrame { return close(Self.callDuringStream, cancel: source) }
-      guard signalled, output.count < limits.outputLowWaterBytes else { return .none }
+      guard signalled, output.count < limits.outputLowWaterBytes || stopReply != nil else { return .none }
       state = .streaming(serial: serial, source: source, signalled: false)
       return .pull(source, serial: serial)
 
@@ -318,7 +345,11 @@ extension Connection.StateMachine {
 
     case .idle:
       // Backpressure: do not produce more replies while the peer is not reading.
-      guard output.count < limits.outputLowWaterBytes else { return .none }
+      guard output.count < limits.outputLowWaterBytes || stopReply != nil else { return .none }
+      if stopReply != nil {
+        state = .closingAfterFlush(.serverStopping)
+        return nextAction()
+      }
       if !discardFrames, let frame = decoder.nextFrame() {
         do {
           let call = try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)

@@ -20,6 +20,8 @@ final class LoopInbox: Sendable {
     case run(UnownedJob)
     /// Stop the server.
     case stop
+    /// Stop the server gracefully: see `VarlinkServer.stopGracefully`.
+    case drain(finalReply: [UInt8], timeout: Duration)
   }
 
   private struct State {

@@ -79,6 +79,24 @@ public struct ServerConfiguration: Sendable {
   /// Bytes read from a socket per `read`. Default 64 KiB.
   public var readChunkBytes = 64 * 1024
 
+  /// Runs on the event-loop thread at least every `interval` (and not more often than
+  /// every 10 ms): a loop that is stuck stops calling it, which is what a watchdog needs.
+  public struct Heartbeat: Sendable {
+    /// Longest time between two calls while the loop is healthy.
+    public var interval: Duration
+    /// Called on the loop thread; must return at once.
+    public var action: @Sendable () -> Void
+
+    /// A heartbeat calling `action` at least every `interval`.
+    public init(interval: Duration, action: @escaping @Sendable () -> Void) {
+      self.interval = interval
+      self.action = action
+    }
+  }
+
+  /// The loop's heartbeat (the systemd watchdog), if any. Default none.
+  public var heartbeat: Heartbeat?
+
   /// `GetInfo` vendor: the service's (navd: `ServerConfiguration.serveNavd()`). Default empty.
   public var vendor = ""
   /// `GetInfo` product, also the name the refusal messages give the server. Default `server`.

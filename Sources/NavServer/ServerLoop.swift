@@ -45,6 +45,8 @@ final class ServerLoop: @unchecked Sendable {
   /// listener is not watched until the next tick (a readable listener would spin the loop).
   var acceptPaused = false
   var stopping = false
+  /// Set by a graceful stop: the loop ends when every connection is closed or at this time.
+  var drainDeadline: ContinuousClock.Instant?
   /// Reserve descriptor released to accept-and-close when the process runs out of fds.
   var spareFD: Int32
   let readBuffer: UnsafeMutableRawBufferPointer
@@ -82,11 +84,13 @@ final class ServerLoop: @unchecked Sendable {
     // Attached before the thread starts, so no task started after `start()` returns runs elsewhere.
     executor.attach(inbox)
     readBuffer = .allocate(byteCount: max(4096, configuration.readChunkBytes), alignment: 16)
-    // Ticks drive the timeouts; a quarter of the shortest keeps the error under 25%.
+    // Ticks drive the timeouts (and the heartbeat); a quarter of the shortest keeps the
+    // error under 25%.
     let shortest =
       [configuration.partialFrameTimeout, configuration.outputStallTimeout, configuration.idleTimeout]
       .compactMap { $0 }.filter { $0 > .zero }.min() ?? .seconds(4)
-    tickInterval = min(.seconds(1), max(.milliseconds(10), shortest / 4))
+    tickInterval = max(
+      .milliseconds(10), min(.seconds(1), shortest / 4, configuration.heartbeat?.interval ?? .seconds(1)))
     nextTick = .now + tickInterval
     do {
       try epoll.add(listenFD, token: Self.listenerToken, interest: .init(read: true, write: false))
@@ -114,7 +118,8 @@ final class ServerLoop: @unchecked Sendable {
     var moreWork = false
     while !stopping {
       // With work left over from the last pass only poll, so sockets are served in between.
-      let timeout = moreWork ? 0 : max(0, Int32(((nextTick - .now) / .milliseconds(1)).rounded(.up)))
+      let wakeAt = min(nextTick, drainDeadline ?? nextTick)
+      let timeout = moreWork ? 0 : max(0, Int32(((wakeAt - .now) / .milliseconds(1)).rounded(.up)))
       do {
         try epoll.wait(timeoutMilliseconds: timeout) { event in handle(event) }
       } catch {
@@ -125,9 +130,11 @@ final class ServerLoop: @unchecked Sendable {
       let now = ContinuousClock.now
       if now >= nextTick {
         tickAll(now: now)
+        configuration.heartbeat?.action()
         nextTick = now + tickInterval
         moreWork = settle() || moreWork
       }
+      if let deadline = drainDeadline, connections.isEmpty || now >= deadline { break }
     }
     shutDown()
   }
@@ -209,6 +216,15 @@ final class ServerLoop: @unchecked Sendable {
       job.runSynchronously(on: executor.asUnownedTaskExecutor())
     case .stop:
       stopping = true
+    case .drain(let finalReply, let timeout):
+      guard drainDeadline == nil else { return }
+      drainDeadline = .now + timeout
+      closeListener()
+      log.info("stopping: no new connections; finishing calls in progress", [("connections", "\(connections.count)")])
+      for connection in Array(connections.values) {
+        drive(connection, connection.machine.serverStopping(finalReply: finalReply))
+        dirty.insert(connection.id)
+      }
     }
   }
 

@@ -106,6 +106,19 @@ public final class VarlinkServer: Sendable {
     loop?.inbox.post(.stop)
   }
 
+  /// Stops gracefully: stop accepting (the listening socket is closed), read no further
+  /// calls, let every call in progress finish and write its reply, give every stream what
+  /// its source holds and then `finalReply` (a complete error frame), and end the loop
+  /// once every connection is closed or after `timeout` (the rest are then closed as by
+  /// `stop()`). Returns at once; pair it with `waitUntilStopped()`.
+  public func stopGracefully(finalReply: [UInt8], timeout: Duration) {
+    let loop: ServerLoop? = phase.withLock { phase in
+      if case .running(let loop) = phase { return loop }
+      return nil
+    }
+    loop?.inbox.post(.drain(finalReply: finalReply, timeout: timeout))
+  }
+
   /// Blocks the calling thread until the loop thread has exited (returns at once if the
   /// server never started). Do not call from the cooperative pool.
   public func waitUntilStopped() {

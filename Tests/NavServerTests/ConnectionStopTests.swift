@@ -1,0 +1,71 @@
+import NavModel
+import NavWire
+import Testing
+
+@testable import NavServer
+
+/// PROTOCOL.md "Stopping": what each connection sees when navd stops gracefully.
+@Suite("Connection state machine: graceful stop (no sockets)")
+struct ConnectionStopTests {
+  let stopFrame = VarlinkReply.encoded(parameters: ["message": "stopping"], error: "a.Stopping")
+
+  @Test("Stopping: an idle connection flushes what is queued, then closes")
+  func idleCloses() {
+    var machine = Machine(limits: testLimits)
+    let action = machine.serverStopping(finalReply: stopFrame)
+    #expect(action.closeReason == .serverStopping)
+    #expect(!machine.wantsInput)
+  }
+
+  @Test("Stopping: a stream gets everything its source holds, then the final error reply, then EOF")
+  func streamEndsWithFinalReply() throws {
+    var machine = Machine(limits: testLimits)
+    let call = try #require(machine.bytesReceived(callFrame("a.Watch", more: true), now: t0).dispatched)
+    let source = ScriptedSource()
+    // 150+ bytes waiting: above the low-water mark, yet stopping pulls the source anyway.
+    source.pending = [replyFrame(.string(String(repeating: "x", count: 150)), continues: true)]
+    _ = machine.streamStarted(serial: call.serial, source: source)
+    _ = machine.sourceProduced(serial: call.serial, bytes: source.pull().bytes, finished: false)
+    #expect(machine.output.count > testLimits.outputLowWaterBytes)
+    source.pending = [replyFrame(2, continues: true)]
+    let pull = machine.serverStopping(finalReply: stopFrame)
+    #expect(pull.pulledSerial == call.serial, "the source is drained before the final reply")
+    let end = machine.sourceProduced(serial: call.serial, bytes: source.pull().bytes, finished: false)
+    #expect(end.cancelledSource != nil, "the source is cancelled after its last pull")
+    let frames = outputFrames(machine)
+    #expect(frames.last == #"{"parameters":{"message":"stopping"},"error":"a.Stopping"}"#)
+    #expect(frames.dropLast().last == #"{"parameters":{"value":2},"continues":true}"#)
+    #expect(machine.nextAction().isNone, "waits for the output to drain")
+    let closed = machine.bytesWritten(machine.output.count)
+    #expect(closed.closeReason == .serverStopping)
+  }
+
+  @Test("Stopping: a call in progress is answered first; pipelined calls after it are not dispatched")
+  func inFlightCallFinishes() throws {
+    var machine = Machine(limits: testLimits)
+    let bytes = callFrame("a.Mutate") + callFrame("a.Next")
+    let call = try #require(machine.bytesReceived(bytes, now: t0).dispatched)
+    #expect(machine.serverStopping(finalReply: stopFrame).isNone, "the call in progress keeps running")
+    let after = machine.callReplied(serial: call.serial, frame: replyFrame(1))
+    #expect(after.closeReason == nil && after.dispatched == nil)
+    #expect(outputFrames(machine) == [#"{"parameters":{"value":1}}"#])
+    #expect(machine.bytesWritten(machine.output.count).closeReason == .serverStopping)
+  }
+
+  @Test("Stopping: a call that turns into a stream while stopping ends with the final reply")
+  func streamStartedWhileStopping() throws {
+    var machine = Machine(limits: testLimits)
+    let call = try #require(machine.bytesReceived(callFrame("a.Watch", more: true), now: t0).dispatched)
+    _ = machine.serverStopping(finalReply: stopFrame)
+    let source = ScriptedSource()
+    source.pending = [replyFrame(1, continues: true)]
+    let pull = machine.streamStarted(serial: call.serial, source: source)
+    #expect(pull.pulledSerial == call.serial)
+    let end = machine.sourceProduced(serial: call.serial, bytes: source.pull().bytes, finished: false)
+    #expect(end.cancelledSource != nil)
+    #expect(
+      outputFrames(machine) == [
+        #"{"parameters":{"value":1},"continues":true}"#, #"{"parameters":{"message":"stopping"},"error":"a.Stopping"}"#,
+      ])
+  }
+}
