@@ -19,6 +19,7 @@ let package = Package(
     .target(name: "NavAccess", dependencies: ["NavConfig"]),
     .target(name: "CNavSys"),
     .target(name: "NavSystem", dependencies: ["CNavSys"]),
+    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .target(name: "NavFileSystem"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "CSQLite"]),
@@ -27,10 +28,12 @@ let package = Package(
     .target(name: "NavCtlKit", dependencies: ["NavModel", "NavWire"]),
     .target(name: "NavServer", dependencies: ["NavModel", "NavWire", "CNavSys", "NavSystem", "NavFileSystem"]),
     .target(name: "NavService", dependencies: ["NavEngine", "NavServer", "NavWire", "NavModel", "NavAccess"]),
+    .target(name: "NavSystemd", dependencies: ["CSystemd", "NavServer"]),
     .executableTarget(
       name: "navd",
       dependencies: [
         "NavService", "NavAccess", "NavConfig", "NavEngine", "NavStore", "NavServer", "NavWire", "NavModel",
+        "NavSystemd",
       ]),
     .executableTarget(name: "navbench", dependencies: ["NavWire", "NavModel", "CNavSys", "NavSystem"]),
     .executableTarget(
@@ -39,6 +42,7 @@ let package = Package(
     .testTarget(name: "NavConfigTests", dependencies: ["NavConfig"]),
     .testTarget(name: "NavAccessTests", dependencies: ["NavAccess", "NavConfig"]),
     .testTarget(name: "NavFileSystemTests", dependencies: ["NavFileSystem"]),
+    .testTarget(name: "NavSystemdTests", dependencies: ["NavSystemd", "NavServer"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel", "NavTestSupport"]),
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel", "NavTestSupport"]),
     .testTarget(name: "NavClientTests", dependencies: ["NavClient", "NavModel", "NavWire"]),

@@ -1,0 +1,46 @@
+import CSystemd
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A socket handed over by the service manager (socket activation or the fd store).
+public struct PassedSocket: Sendable, Equatable {
+  /// The descriptor number (3 and up).
+  public var fd: Int32
+  /// Its `FileDescriptorName=` / `FDNAME=` (systemd's default is "unknown"; the socket
+  /// unit's name without ".socket" when the unit sets none).
+  public var name: String
+
+  /// A passed descriptor with its name.
+  public init(fd: Int32, name: String) {
+    self.fd = fd
+    self.name = name
+  }
+
+  /// Whether it is a listening AF_UNIX stream socket (what navd can serve on).
+  public var isListeningUnixStream: Bool {
+    sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+  }
+
+  /// Whether it is a connected (not listening) AF_UNIX stream socket: a client connection.
+  public var isConnectedUnixStream: Bool {
+    sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 0, nil, 0) > 0
+  }
+
+  /// The descriptors passed with `LISTEN_FDS`/`LISTEN_PID`/`LISTEN_FDNAMES`, once: the
+  /// variables are removed so that nothing navd starts inherits them. Empty without them
+  /// (or when `LISTEN_PID` names another process). Each descriptor gets FD_CLOEXEC.
+  public static func takeFromEnvironment() -> [PassedSocket] {
+    var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    let count = sd_listen_fds_with_names(1, &names)
+    guard count > 0 else { return [] }
+    defer { csd_free_names(names, count) }
+    return (0..<count).map { index in
+      let fd = CSD_LISTEN_FDS_START + index
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      let name = names?[Int(index)].map { String(cString: $0) } ?? "unknown"
+      return PassedSocket(fd: fd, name: name)
+    }
+  }
+}
