@@ -8,8 +8,10 @@ import Synchronization
 /// the count is reported once the writer catches up (journald's policy: never block
 /// the producer, say what was lost).
 public final class Log: Sendable {
-  /// Records below this level are discarded at the call site.
-  public let minimumLevel: LogLevel
+  /// Records below this level are discarded at the call site; `setMinimumLevel` changes it
+  /// (a configuration reload).
+  public var minimumLevel: LogLevel { LogLevel(rawValue: level.load(ordering: .relaxed)) ?? .info }
+  private let level: Atomic<Int>
   private let sink: any LogSink
   private let capacity: Int
   private let state = Mutex(State())
@@ -24,10 +26,13 @@ public final class Log: Sendable {
 
   /// Creates a log writing to `sink` (stderr by default), holding at most `capacity` unwritten records.
   public init(minimumLevel: LogLevel = .info, sink: any LogSink = StderrLogSink(), capacity: Int = 10_000) {
-    self.minimumLevel = minimumLevel
+    self.level = Atomic(minimumLevel.rawValue)
     self.sink = sink
     self.capacity = capacity
   }
+
+  /// Keeps records at `newLevel` and above from now on; callable from any thread.
+  public func setMinimumLevel(_ newLevel: LogLevel) { level.store(newLevel.rawValue, ordering: .relaxed) }
 
   /// Whether a record at `level` would be kept; check before building an expensive message.
   public func isEnabled(_ level: LogLevel) -> Bool { level >= minimumLevel }

@@ -211,4 +211,9 @@ public let navdInterfaceDefinition = #"""
   # The mutation could not be made durable; nothing was applied.
   error StorageFailed (message: string)
 
+  # navd is stopping (SIGTERM, or a restart): the final reply of every Subscribe and
+  # WatchActions stream, after every update already queued for it. restarting is true
+  # when a new navd is expected on the same socket: resume with sinceVersion and epoch.
+  error ServerStopping (message: string, restarting: bool)
+
   """#

@@ -1,4 +1,5 @@
 import CSystemd
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,21 +12,30 @@ import Synchronization
 /// Without `NOTIFY_SOCKET` every call does nothing (sd_notify returns 0), so navd
 /// started by hand behaves the same. The environment is left in place (children
 /// of navd never see it: navd starts none).
+///
+/// Messages go out in order from one serial dispatch queue (not the cooperative pool,
+/// not the event loop): `sendmsg` to a manager that does not read could block.
 public final class ServiceNotifier: Sendable {
   /// Whether a service manager listens (`NOTIFY_SOCKET` is set).
   public let isEnabled: Bool
   private let lastStatus = Mutex<String?>(nil)
+  private let queue = DispatchQueue(label: "navd.notify")
 
   /// Reads `NOTIFY_SOCKET` once.
   public init() {
     isEnabled = getenv("NOTIFY_SOCKET") != nil
   }
 
-  /// Sends `state` (newline-separated `KEY=VALUE` assignments); returns whether it was sent.
-  @discardableResult
-  public func send(_ state: String) -> Bool {
-    guard isEnabled else { return false }
-    return sd_notify(0, state) > 0
+  /// Queues `state` (newline-separated `KEY=VALUE` assignments) for sending.
+  public func send(_ state: String) {
+    guard isEnabled else { return }
+    queue.async { _ = sd_notify(0, state) }
+  }
+
+  /// Waits until every message queued so far has been sent (before exiting).
+  public func flush() {
+    guard isEnabled else { return }
+    queue.sync {}
   }
 
   /// `READY=1` with the current status: state loaded, socket served.
@@ -42,7 +52,9 @@ public final class ServiceNotifier: Sendable {
   }
 
   /// `RELOADING=1` and `MONOTONIC_USEC=` (the latter is read by systemd 253 and later; 252 ignores it).
-  public func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())\nSTATUS=reloading configuration") }
+  public func reloading() {
+    send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())\nSTATUS=reloading configuration")
+  }
 
   /// `STOPPING=1` with a status line.
   public func stopping(status: String) { send("STOPPING=1\nSTATUS=\(status)") }
@@ -55,6 +67,7 @@ public final class ServiceNotifier: Sendable {
   @discardableResult
   public func store(_ fds: [Int32], name: String) -> Bool {
     guard isEnabled, !fds.isEmpty else { return false }
+    flush()
     return fds.withUnsafeBufferPointer { buffer in
       sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", buffer.baseAddress, UInt32(buffer.count)) > 0
     }

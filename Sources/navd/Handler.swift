@@ -1,4 +1,5 @@
 import NavAccess
+import NavConfig
 import NavEngine
 import NavServer
 import NavService
@@ -22,24 +23,24 @@ struct DurableState {
 
 /// Resolves, checks and locks the state directory, then opens, checks and loads the
 /// database: everything before serving. Throws with a message that says what is wrong.
-func openDurableState(_ arguments: Arguments, environment: [String: String]) throws -> DurableState {
-  let directory = StateDirectory.resolve(explicit: arguments.stateDirectory, environment: environment)
+func openDurableState(_ settings: NavdSettings, environment: [String: String]) throws -> DurableState {
+  let directory = StateDirectory.resolve(explicit: settings.stateDirectory, environment: environment)
   try StateDirectory.prepare(directory)
   let lock = try StateLock(directory: directory)
   let store = try SQLiteSceneStore(
-    path: directory + "/" + SQLiteSceneStore.fileName, durability: arguments.durability ?? .full)
+    path: directory + "/" + SQLiteSceneStore.fileName, durability: Durability(rawValue: settings.durability) ?? .full)
   return DurableState(directory: directory, lock: lock, store: store, scenes: try store.load())
 }
 
 /// The io.navd service over an engine that starts from the stored scenes (each at its
 /// stored version and epoch); throws when a stored history does not replay.
-func makeService(_ arguments: Arguments, access: AccessControl, durable: DurableState) throws -> NavdService {
+func makeService(_ settings: NavdSettings, access: AccessControl, durable: DurableState) throws -> NavdService {
   var configuration = EngineConfiguration()
-  if let value = arguments.subscriberQueueBytes { configuration.subscriberQueueBytes = value }
-  if let value = arguments.opLogVersions { configuration.opLogCapacity = value }
-  if let value = arguments.maxScenes { configuration.maxScenes = value }
-  if let value = arguments.opLogBytes { configuration.opLogBytes = value }
-  if let value = arguments.snapshotInterval { configuration.snapshotInterval = value }
+  configuration.subscriberQueueBytes = settings.subscriberQueueBytes
+  configuration.opLogCapacity = settings.opLogVersions
+  configuration.maxScenes = settings.maxScenes
+  configuration.opLogBytes = settings.opLogBytes
+  configuration.snapshotInterval = settings.snapshotInterval
   let engine: Engine
   do {
     engine = try Engine(configuration: configuration, store: durable.store, restoring: durable.scenes)

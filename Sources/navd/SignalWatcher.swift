@@ -4,21 +4,28 @@ import Dispatch
   import Glibc
 #endif
 
-/// Turns SIGTERM and SIGINT into a call of `onSignal` on a dispatch queue (not the
-/// cooperative pool), and ignores SIGPIPE (writes report EPIPE instead).
+/// What navd does with each signal that would otherwise kill it, decided in one place.
 ///
-/// The default dispositions are set to "ignore" first so that a signal arriving on
-/// any thread is only seen by the dispatch source, never kills the process mid-write.
+/// Handled signals are delivered to a dispatch queue of their own (never the cooperative
+/// pool, never the event loop). Their default disposition is set to "ignore" first, so a
+/// signal arriving on any thread is only seen by its dispatch source and never kills the
+/// process mid-write. SIGQUIT keeps its default (a core dump, for debugging); SIGKILL and
+/// SIGSTOP cannot be caught.
 final class SignalWatcher {
+  /// Signals that would kill navd and mean nothing to it: ignored (SIGPIPE: writes
+  /// report EPIPE; SIGXFSZ: writes report EFBIG).
+  static let ignored: [Int32] = [SIGPIPE, SIGUSR2, SIGXFSZ, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT]
+
   private let sources: [any DispatchSourceSignal]
 
-  init(signals: [Int32] = [SIGTERM, SIGINT], onSignal: @escaping @Sendable (Int32) -> Void) {
-    signal(SIGPIPE, SIG_IGN)
+  /// Calls `handlers[signal]` for each handled signal; ignores `SignalWatcher.ignored`.
+  init(handlers: [Int32: @Sendable () -> Void]) {
+    for number in Self.ignored { signal(number, SIG_IGN) }
     let queue = DispatchQueue(label: "navd.signals")
-    sources = signals.map { number in
+    sources = handlers.map { number, handler in
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-      source.setEventHandler { onSignal(number) }
+      source.setEventHandler(handler: handler)
       source.resume()
       return source
     }

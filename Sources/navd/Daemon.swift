@@ -1,0 +1,145 @@
+import Foundation
+import NavConfig
+import NavServer
+import NavService
+import NavSystemd
+import NavWire
+import Synchronization
+
+/// navd's composition root: the log, the service manager link, the engine and service,
+/// and the server are built here, once, from the settings — and run until a signal
+/// stops them.
+final class Daemon: Sendable {
+  let configuration: Configuration
+  let log: Log
+  let notifier: ServiceNotifier
+  let service: NavdService
+  let server: VarlinkServer
+  let listener: Listener
+  private let settings: Mutex<NavdSettings>
+  private let stopRequests = Atomic<Int>(0)
+  /// Reloads of other parts of navd, given the new configuration files (the access policy
+  /// registers here); a throw keeps that part's running configuration and is logged.
+  private let reloadHooks: [@Sendable ([ConfigFile]) throws -> Void]
+
+  init(configuration: Configuration, settings: NavdSettings, passed: [PassedSocket]) throws(StartupError) {
+    self.configuration = configuration
+    self.settings = Mutex(settings)
+    log = Self.makeLog(settings)
+    notifier = ServiceNotifier()
+    let log = log
+    listener = try Listener.choose(
+      passed: passed, configuredPath: settings.socket, environment: configuration.environment,
+      warn: { log.warning($0) })
+    service = makeService(settings)
+    var serverConfiguration = ServerConfiguration(listener: listener.serverListener)
+    serverConfiguration.socketMode = settings.socketMode
+    serverConfiguration.maxConnections = settings.maxConnections
+    serverConfiguration.maxFrameBytes = settings.maxFrameBytes
+    serverConfiguration.partialFrameTimeout = .seconds(settings.partialFrameTimeoutSeconds)
+    if let watchdog = Watchdog.fromEnvironment(notifier: notifier) {
+      serverConfiguration.heartbeat = .init(interval: watchdog.tickInterval) { watchdog.tick() }
+      log.info("watchdog enabled", [("interval_usec", "\(watchdog.interval / .microseconds(1))")])
+    }
+    server = VarlinkServer(
+      configuration: serverConfiguration, interfaces: makeInterfaces(), handler: service, log: log)
+    reloadHooks = []
+  }
+
+  private static func makeLog(_ settings: NavdSettings) -> Log {
+    let useJournal =
+      switch settings.logTarget {
+      case "journal": true
+      case "stderr": false
+      default: JournalLogSink.isJournalAvailable()
+      }
+    let sink: any LogSink = useJournal ? JournalLogSink() : StderrLogSink()
+    return Log(minimumLevel: LogLevel(configured: settings.logLevel), sink: sink)
+  }
+
+  /// Serves until stopped; returns the exit status.
+  func run() -> Int32 {
+    service.setConnectionCounter { [server] in server.statistics.openConnections }
+    service.setTaskExecutor(server.executor)
+    let signals = SignalWatcher(handlers: [
+      SIGTERM: { self.stop(signal: "SIGTERM") }, SIGINT: { self.stop(signal: "SIGINT") },
+      SIGHUP: { self.reload() }, SIGUSR1: { self.logStatus() },
+    ])
+    do {
+      try server.start()
+    } catch {
+      log.error("cannot start: \(error)")
+      log.flush()
+      FileHandle.standardError.write(Data("navd: \(error)\n".utf8))
+      return 1
+    }
+    let reporter = StatusReporter(engine: service.engine, server: server, notifier: notifier)
+    print("navd: listening on \(listener.description)")
+    fflush(nil)  // nil flushes every stream, stdout included
+    Task { [self] in
+      let status = await reporter.text()
+      notifier.ready(status: status)
+      log.notice("ready", [("event", "ready"), ("listener", listener.description)])
+    }
+    server.waitUntilStopped()
+    log.info("stopped", [("event", "stopped")])
+    log.flush()
+    notifier.flush()
+    withExtendedLifetime((signals, reporter)) {}
+    return 0
+  }
+
+  /// SIGTERM/SIGINT: stop gracefully (PROTOCOL.md "Stopping and restarting"); a second
+  /// signal stops at once.
+  private func stop(signal name: String) {
+    let count = stopRequests.add(1, ordering: .relaxed).newValue
+    guard count == 1 else {
+      log.warning("\(name) again: stopping now", [("event", "signal")])
+      server.stop()
+      return
+    }
+    let timeout = settings.withLock { $0.stopTimeoutSeconds }
+    log.notice(
+      "stopping on \(name): finishing calls in progress, ending streams", [("event", "stopping"), ("signal", name)])
+    notifier.stopping(status: "stopping: finishing \(server.statistics.openConnections) connection(s)")
+    let finalReply = VarlinkReply.encoded(
+      parameters: ["message": "navd is stopping", "restarting": false], error: NavProtocol.serverStoppingError)
+    server.stopGracefully(finalReply: finalReply, timeout: .seconds(timeout))
+  }
+
+  /// SIGHUP: re-read the configuration files; apply what can change while running
+  /// (`[Log] Level`, the reload hooks), say which changed keys need a restart. Clients
+  /// stay connected. A bad file keeps the running configuration.
+  private func reload() {
+    notifier.reloading()
+    log.info("reloading configuration", [("event", "signal"), ("signal", "SIGHUP"), ("path", configuration.path)])
+    do throws(ConfigError) {
+      let (new, files) = try configuration.load()
+      let old = settings.withLock { $0 }
+      for key in new.changedKeys(comparedTo: old) where !key.reloadable {
+        log.notice(
+          "\(key.section) \(key.name)= changed from \"\(key.current(old))\" to \"\(key.current(new))\"; "
+            + "it takes effect when navd restarts", [("key", key.qualifiedName)])
+      }
+      log.setMinimumLevel(LogLevel(configured: new.logLevel))
+      settings.withLock { current in
+        for key in NavdSettings.keys where key.reloadable { try? key.assign(&current, key.current(new)) }
+      }
+      for hook in reloadHooks {
+        do { try hook(files) } catch { log.error("reload: \(error); that part keeps its running configuration") }
+      }
+      log.notice("configuration reloaded", [("event", "reloaded"), ("files", "\(files.count)")])
+    } catch {
+      log.error("reload failed, keeping the running configuration: \(error)", [("event", "reloaded")])
+    }
+    Task { [self] in notifier.ready(status: await StatusReporter.text(engine: service.engine, server: server)) }
+  }
+
+  /// SIGUSR1: one log line with the status (what STATUS= says).
+  private func logStatus() {
+    Task { [self] in
+      let status = await StatusReporter.text(engine: service.engine, server: server)
+      log.notice(status, [("event", "signal"), ("signal", "SIGUSR1")])
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import NavServer
+import NavSystemd
+import NavWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where navd listens: a socket passed by the service manager (socket activation), or
+/// a path it binds itself.
+struct Listener {
+  var serverListener: ServerConfiguration.Listener
+  /// For the "listening on" line: `unix:PATH` or `fd 3 (navd)`.
+  var description: String
+
+  /// Passed sockets win: navd never binds its own then. It serves the listening AF_UNIX
+  /// stream socket named "navd" (the socket unit's default name), else the first one;
+  /// other passed descriptors are closed with a warning.
+  static func choose(
+    passed: [PassedSocket], configuredPath: String?, environment: [String: String], warn: (String) -> Void
+  ) throws(StartupError) -> Listener {
+    if !passed.isEmpty {
+      let listening = passed.filter(\.isListeningUnixStream)
+      guard let chosen = listening.first(where: { $0.name == "navd" }) ?? listening.first else {
+        throw StartupError(
+          "LISTEN_FDS passed \(passed.count) descriptor(s) (\(passed.map(\.name).joined(separator: ", "))) but none "
+            + "is a listening AF_UNIX stream socket; check the socket unit (ListenStream=)")
+      }
+      for other in passed where other.fd != chosen.fd {
+        warn("ignoring passed descriptor \(other.fd) (\(other.name)): navd serves one socket")
+        close(other.fd)
+      }
+      return Listener(
+        serverListener: .fileDescriptor(chosen.fd, path: nil), description: "fd \(chosen.fd) (\(chosen.name))")
+    }
+    let socket = configuredPath.map { NavSocketPath(path: $0) } ?? NavSocketPath.defaultPath(environment: environment)
+    do {
+      try SocketPath.prepare(socket.path, creatingDirectory: socket.directoryToCreate)
+    } catch {
+      throw StartupError("\(error)")
+    }
+    return Listener(serverListener: .path(socket.path), description: "unix:\(socket.path)")
+  }
+}
+
+/// navd could not start; printed as `navd: MESSAGE` and exit status 1.
+struct StartupError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

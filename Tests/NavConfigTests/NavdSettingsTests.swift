@@ -1,0 +1,88 @@
+import Foundation
+import NavConfig
+import Testing
+
+@Suite("navd's configuration keys (issue 10, Configuration)")
+struct NavdSettingsTests {
+  @Test("Configuration: defaults, then files in order (later files win)")
+  func layering() throws {
+    let main = try ConfigFile.parse("[Server]\nMaxConnections=10\n[Log]\nLevel=debug\n", path: "/etc/navd/navd.conf")
+    let dropIn = try ConfigFile.parse("[Server]\nMaxConnections=20\n", path: "/etc/navd/navd.conf.d/10-a.conf")
+    var settings = NavdSettings()
+    #expect(settings.maxConnections == 4096)
+    try settings.apply([main, dropIn])
+    #expect(settings.maxConnections == 20)
+    #expect(settings.logLevel == "debug")
+    #expect(settings.maxScenes == 1024)
+  }
+
+  @Test(
+    "Configuration: a bad value, an unknown key or section names the file, line and key; nothing is applied",
+    arguments: [
+      (
+        "[Server]\nMaxConnections=10\nMaxFrameBytes=12\n",
+        "/x.conf:3: MaxFrameBytes: needs an integer of at least 256, got \"12\""
+      ),
+      (
+        "[Server]\nMaxConections=5\n",
+        "/x.conf:2: MaxConections: unknown key in [Server]; known keys: Socket, SocketGroup, MaxConnections, MaxConnectionsPerUID, MaxOutputBytesPerUID, MaxFrameBytes, PartialFrameTimeoutSec, StopTimeoutSec"
+      ),
+      (
+        "[Sever]\nMaxConnections=5\n",
+        "/x.conf:1: unknown section [Sever]; navd reads [Access], [Engine], [Log], [Server]"
+      ),
+      ("[Log]\nLevel=loud\n", "/x.conf:2: Level: needs one of debug, info, notice, warning, error, got \"loud\""),
+      ("[Server]\nMaxOutputBytesPerUID=1\n", "/x.conf:2: MaxOutputBytesPerUID: needs an integer of at least 65536, got \"1\""),
+    ])
+  func errors(text: String, message: String) throws {
+    let file = try ConfigFile.parse(text, path: "/x.conf")
+    var settings = NavdSettings()
+    #expect(throws: (any Error).self) { try settings.apply([file]) }
+    do {
+      try settings.apply([file])
+    } catch {
+      #expect(error.description.hasPrefix(message))
+    }
+    #expect(settings == NavdSettings(), "nothing is applied")
+  }
+
+  @Test("Configuration: [Access] belongs to the access policy and is not judged here")
+  func foreignSection() throws {
+    let file = try ConfigFile.parse("[Access]\nAnything=goes\n", path: "/x.conf")
+    var settings = NavdSettings()
+    try settings.apply([file])
+    #expect(settings == NavdSettings())
+  }
+
+  @Test("Configuration: every key has a unique option and file key, and appears in --help with its default")
+  func helpCoversEveryKey() {
+    let keys = NavdSettings.keys
+    #expect(Set(keys.map(\.option)).count == keys.count)
+    #expect(Set(keys.map(\.qualifiedName)).count == keys.count)
+    let help = NavdSettings.optionsHelp
+    for key in keys {
+      #expect(help.contains(key.option), "\(key.option)")
+      #expect(help.contains("[\(key.section)] \(key.name)="), "\(key.qualifiedName)")
+    }
+  }
+
+  @Test("Configuration: navd(8) documents every key with its default")
+  func manPage() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let man = try String(contentsOf: root.appendingPathComponent("man/navd.8"), encoding: .utf8)
+      .replacingOccurrences(of: "\\-", with: "-")
+    for key in NavdSettings.keys {
+      #expect(man.contains("\\fB\(key.name)=\\fR"), "navd.8 lacks \(key.qualifiedName)")
+      #expect(man.contains(key.option), "navd.8 lacks \(key.option)")
+    }
+  }
+
+  @Test("Configuration: changed keys are listed, reloadable or not")
+  func changedKeys() {
+    var a = NavdSettings()
+    a.logLevel = "debug"
+    a.maxScenes = 3
+    #expect(a.changedKeys(comparedTo: NavdSettings()).map(\.qualifiedName) == ["Engine.MaxScenes", "Log.Level"])
+  }
+}
