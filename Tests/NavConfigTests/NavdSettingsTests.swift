@@ -86,3 +86,21 @@ struct NavdSettingsTests {
     #expect(a.changedKeys(comparedTo: NavdSettings()).map(\.qualifiedName) == ["Engine.MaxScenes", "Log.Level"])
   }
 }
+
+@Suite("The shipped configuration file (issue 10, Units)")
+struct DefaultConfigurationFileTests {
+  @Test("Configuration: systemd/navd.conf shows every key, commented out, with its default, and parses")
+  func defaultFile() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let path = root.appendingPathComponent("systemd/navd.conf").path
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    for key in NavdSettings.keys {
+      let line = "#\(key.name)=\(key.current(NavdSettings()))"
+      #expect(text.contains("[\(key.section)]") && text.contains(line), "navd.conf lacks \(line)")
+    }
+    var settings = NavdSettings()
+    try settings.apply([try #require(try ConfigFile.load(path))])
+    #expect(settings == NavdSettings())
+  }
+}
