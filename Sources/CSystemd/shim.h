@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <sys/uio.h>
 #include <syslog.h>
 #include <systemd/sd-daemon.h>
@@ -22,5 +24,9 @@ static inline void csd_free_names(char **names, int count) {
   for (int i = 0; i < count; i++) free(names[i]);
   free(names);
 }
+
+/// memfd_create(name, MFD_CLOEXEC): an anonymous file for the fd store's state record
+/// (glibc declares it only with _GNU_SOURCE, which Swift's Glibc module lacks).
+static inline int csd_memfd(const char *name) { return (int)syscall(SYS_memfd_create, name, 1U); }
 
 #endif

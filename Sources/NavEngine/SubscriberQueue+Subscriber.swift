@@ -68,6 +68,10 @@ public final class Subscriber: Sendable {
   /// How many times this subscriber's updates were coalesced (tests, statistics).
   public var coalescedCount: Int { queue.withLock { $0.coalescedCount } }
 
+  /// The version the client has reached with what it pulled (nil before the first pull,
+  /// and for watchers): a hand-over resumes the subscription from it.
+  public var deliveredVersion: UInt64? { queue.withLock { $0.deliveredVersion } }
+
   /// Bytes of frames waiting to be pulled (tests: the queue bound).
   public var pendingBytes: Int { queue.withLock { $0.pendingBytes } }
 

@@ -84,6 +84,9 @@ struct SubscriberQueue: Sendable {
   private var state: State = .idle
   /// How many times updates were dropped for a coalesced one (tests, statistics).
   private(set) var coalescedCount = 0
+  /// The version of the document the client has after the last pull (nil before the
+  /// first pull, and for watchers): where a resumed subscription continues.
+  private(set) var deliveredVersion: UInt64?
 
   init(limit: Int) {
     self.limit = limit
@@ -197,6 +200,7 @@ extension SubscriberQueue {
     pending.coalescing = false
     pending.dropped = 0
     pending.base = pending.newest
+    deliveredVersion = pending.newest?.version
     state = .open(pending)
     return action
   }

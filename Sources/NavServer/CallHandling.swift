@@ -43,11 +43,20 @@ public protocol ReplySource: AnyObject, Sendable {
   /// that never does could never be answered, so the connection treats it as a protocol
   /// error (PROTOCOL.md §9.20); behind a finite stream it waits its turn.
   var endsOnItsOwn: Bool { get }
+
+  /// For a restart that hands connections over (`VarlinkServer.stopForHandOver`): the
+  /// parameters to merge into the call that started this stream so that the next
+  /// process, repeating the call, continues where this one stopped (e.g. `sinceVersion`).
+  /// nil: the stream cannot be carried over. Called on the loop, after the last pull.
+  func handOverParameters() -> [String: JSONValue]?
 }
 
 extension ReplySource {
   /// Streams finish by themselves unless a source says otherwise.
   public var endsOnItsOwn: Bool { true }
+
+  /// By default a stream cannot be carried over a restart.
+  public func handOverParameters() -> [String: JSONValue]? { nil }
 }
 
 /// One call in progress and the way back to its connection. Thread-safe:

@@ -80,6 +80,8 @@ extension Connection {
     private var idleWatch: (received: Int, since: ContinuousClock.Instant)?
     /// The server is stopping gracefully: streams end with this frame, nothing new is dispatched.
     private var stopReply: [UInt8]?
+    /// The server hands connections to its successor: read nothing, dispatch nothing.
+    private var handingOver = false
 
     /// A connection served normally.
     init(limits: Limits) {
@@ -107,7 +109,7 @@ extension Connection {
       switch state {
       case .closed, .closingAfterFlush: return false
       default:
-        return !inputClosed && pendingClose == nil && stopReply == nil
+        return !inputClosed && pendingClose == nil && stopReply == nil && !handingOver
           && decoder.bufferedByteCount <= limits.maxFrameBytes
       }
     }
@@ -170,6 +172,30 @@ extension Connection.StateMachine {
       partialSince = now
     }
     return nextAction()
+  }
+
+  /// The server will hand this connection to its successor process: read no more input
+  /// and dispatch no further call; a call in progress finishes, a stream keeps being pulled
+  /// while output drains. `handOverReadiness` says when the connection can be carried.
+  mutating func handOverRequested() {
+    handingOver = true
+    partialSince = nil
+  }
+
+  /// Whether the connection can be handed over now (see `HandOverReadiness`).
+  var handOverReadiness: Connection.HandOverReadiness {
+    switch state {
+    case .closed, .rejecting: return .cannotCarry
+    case .calling, .closingAfterFlush: return .notYet
+    case .idle:
+      if !output.isEmpty { return .notYet }
+      if decoder.bufferedByteCount > 0 || inputClosed || pendingClose != nil { return .cannotCarry }
+      return .idle
+    case .streaming(_, let source, let signalled):
+      if !output.isEmpty || signalled { return .notYet }
+      if decoder.bufferedByteCount > 0 || inputClosed { return .cannotCarry }
+      return .streaming(source)
+    }
   }
 
   /// Same as `bytesReceived(_:now:)` for an array (tests).
@@ -350,6 +376,7 @@ extension Connection.StateMachine {
         state = .closingAfterFlush(.serverStopping)
         return nextAction()
       }
+      if handingOver { return .none }
       if !discardFrames, let frame = decoder.nextFrame() {
         do {
           let call = try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)

@@ -1,3 +1,5 @@
+import NavWire
+
 /// One accepted client connection, as the event loop sees it: the socket, who is on
 /// the other end, and the protocol state machine that decides what happens.
 ///
@@ -20,6 +22,8 @@ final class Connection {
   var context: ConnectionCallContext?
   /// The streaming call whose source signalled this pass, delivered in the fan-out step.
   var signalledSerial: UInt64?
+  /// The last call given to the handler: for a stream, the call a successor repeats.
+  var handlerCall: VarlinkCall?
 
   init(id: UInt64, fd: Int32, peer: PeerCredentials, machine: StateMachine, countsTowardLimit: Bool) {
     self.id = id

@@ -22,6 +22,8 @@ final class LoopInbox: Sendable {
     case stop
     /// Stop the server gracefully: see `VarlinkServer.stopGracefully`.
     case drain(finalReply: [UInt8], timeout: Duration)
+    /// Stop and hand connections over: see `VarlinkServer.stopForHandOver`.
+    case handOver(finalReply: [UInt8], timeout: Duration, receipt: HandOverReceipt)
   }
 
   private struct State {

@@ -94,6 +94,10 @@ public struct ServerConfiguration: Sendable {
     }
   }
 
+  /// Connections a predecessor process handed over (`VarlinkServer.stopForHandOver`),
+  /// served from the start; each may repeat the call its stream was serving. Default none.
+  public var adopted: [AdoptedConnection] = []
+
   /// The loop's heartbeat (the systemd watchdog), if any. Default none.
   public var heartbeat: Heartbeat?
 

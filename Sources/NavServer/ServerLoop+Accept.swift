@@ -35,7 +35,8 @@ extension ServerLoop {
     }
   }
 
-  private func register(_ fd: Int32) {
+  @discardableResult
+  func register(_ fd: Int32) -> Connection? {
     // Without credentials the peer cannot be authorised later; use "nobody" values.
     let peer =
       (try? Syscall.peerCredentials(fd)) ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
@@ -61,7 +62,7 @@ extension ServerLoop {
       counters.rejected.add(1, ordering: .relaxed)
       guard counters.rejecting.load(ordering: .relaxed) < configuration.maxRejectedConnections else {
         rejectAtOnce(fd, frame: overLimit, peer: peer)
-        return
+        return nil
       }
       machine = Connection.StateMachine(limits: limits, rejectingWith: overLimit, now: .now)
     } else {
@@ -75,7 +76,7 @@ extension ServerLoop {
       log.error("epoll_ctl(ADD) failed for a new connection: \(error)")
       perUser.closed(id)
       Syscall.close(fd)
-      return
+      return nil
     }
     connections[id] = connection
     if counts {
@@ -86,6 +87,7 @@ extension ServerLoop {
       dirty.insert(id)  // its refusal is already queued: write it this pass
       log.info("connection over the limit; answered the refusal, closing after its first call", connection.logFields)
     }
+    return connection
   }
 
   /// The service's refusal reply (`ServerConfiguration.refusal`) for a connection over `limit`.

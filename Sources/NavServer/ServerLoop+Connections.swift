@@ -102,6 +102,7 @@ extension ServerLoop {
       peer: connection.peer, connectionID: connection.id, serial: serial, oneway: call.oneway, method: call.method,
       inbox: inbox, log: log)
     connection.context = context
+    connection.handlerCall = call
     handler.handle(call, context: context)
     return connection.machine.nextAction()
   }
@@ -191,7 +192,7 @@ extension ServerLoop {
   }
 
   /// Closes the socket, forgets the connection and logs the reason once.
-  private func close(_ connection: Connection, reason: CloseReason) {
+  func close(_ connection: Connection, reason: CloseReason) {
     guard connections.removeValue(forKey: connection.id) != nil else { return }
     if connection.registered { try? epoll.remove(connection.fd) }
     connection.registered = false

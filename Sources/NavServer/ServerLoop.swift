@@ -30,9 +30,9 @@ final class ServerLoop: @unchecked Sendable {
   /// Per-uid connection and output quotas (`PerUserLimits`).
   let perUser: PerUserLimits
 
-  private(set) var listenFD: Int32
+  var listenFD: Int32
   /// (path, identity) of the socket file we bound, to remove it on stop if still ours.
-  private var ownedSocketFile: (path: String, identity: (UInt64, UInt64)?)?
+  var ownedSocketFile: (path: String, identity: (UInt64, UInt64)?)?
   var connections: [UInt64: Connection] = [:]
   /// Connections that had events or messages this pass and must be flushed.
   var dirty: Set<UInt64> = []
@@ -47,6 +47,8 @@ final class ServerLoop: @unchecked Sendable {
   var stopping = false
   /// Set by a graceful stop: the loop ends when every connection is closed or at this time.
   var drainDeadline: ContinuousClock.Instant?
+  /// A hand-over in progress (until every connection is ready or its deadline).
+  var handOver: PendingHandOver?
   /// Reserve descriptor released to accept-and-close when the process runs out of fds.
   var spareFD: Int32
   let readBuffer: UnsafeMutableRawBufferPointer
@@ -109,6 +111,7 @@ final class ServerLoop: @unchecked Sendable {
   /// The loop thread's body: wait, handle events and messages, flush, until stopped.
   func run() {
     inbox.setLoopThread(currentThreadID())
+    adoptConnections()
     log.info(
       "listening",
       [
@@ -118,7 +121,7 @@ final class ServerLoop: @unchecked Sendable {
     var moreWork = false
     while !stopping {
       // With work left over from the last pass only poll, so sockets are served in between.
-      let wakeAt = min(nextTick, drainDeadline ?? nextTick)
+      let wakeAt = min(nextTick, drainDeadline ?? nextTick, handOver?.deadline ?? nextTick)
       let timeout = moreWork ? 0 : max(0, Int32(((wakeAt - .now) / .milliseconds(1)).rounded(.up)))
       do {
         try epoll.wait(timeoutMilliseconds: timeout) { event in handle(event) }
@@ -134,6 +137,7 @@ final class ServerLoop: @unchecked Sendable {
         nextTick = now + tickInterval
         moreWork = settle() || moreWork
       }
+      if handOver != nil { progressHandOver(now: now) }
       if let deadline = drainDeadline, connections.isEmpty || now >= deadline { break }
     }
     shutDown()
@@ -225,6 +229,8 @@ final class ServerLoop: @unchecked Sendable {
         drive(connection, connection.machine.serverStopping(finalReply: finalReply))
         dirty.insert(connection.id)
       }
+    case .handOver(let finalReply, let timeout, let receipt):
+      beginHandOver(finalReply: finalReply, timeout: timeout, receipt: receipt)
     }
   }
 
@@ -235,7 +241,7 @@ final class ServerLoop: @unchecked Sendable {
     }
   }
 
-  private func closeListener() {
+  func closeListener() {
     guard listenFD >= 0 else { return }
     try? epoll.remove(listenFD)
     Syscall.close(listenFD)

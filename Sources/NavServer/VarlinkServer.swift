@@ -119,6 +119,22 @@ public final class VarlinkServer: Sendable {
     loop?.inbox.post(.drain(finalReply: finalReply, timeout: timeout))
   }
 
+  /// Stops for a restart that keeps clients: stop accepting (the listening socket stays
+  /// open, so clients queue in its backlog), read no further calls, let calls in progress
+  /// finish and output drain (at most `timeout`), then hand over the listener and every
+  /// connection that is between calls or in a stream whose source can resume
+  /// (`ReplySource.handOverParameters`). The others get `finalReply` and are closed.
+  /// After `waitUntilStopped()`, the receipt holds the descriptors, still open.
+  public func stopForHandOver(finalReply: [UInt8], timeout: Duration) -> HandOverReceipt {
+    let receipt = HandOverReceipt()
+    let loop: ServerLoop? = phase.withLock { phase in
+      if case .running(let loop) = phase { return loop }
+      return nil
+    }
+    loop?.inbox.post(.handOver(finalReply: finalReply, timeout: timeout, receipt: receipt))
+    return receipt
+  }
+
   /// Blocks the calling thread until the loop thread has exited (returns at once if the
   /// server never started). Do not call from the cooperative pool.
   public func waitUntilStopped() {

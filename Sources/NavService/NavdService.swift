@@ -155,7 +155,9 @@ public final class NavdService: CallHandler {
           try await engine.subscribe(
             waitingFor: call.scene, subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
         }
-        context.stream(from: SubscriberSource(subscriber))
+        let sceneName = call.scene
+        context.stream(
+          from: SubscriberSource(subscriber, resume: .fromDeliveredVersion { (try? engine.scene(sceneName))?.epoch }))
       } catch {
         context.fail(error.errorName, error.parameters)
       }
