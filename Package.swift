@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "NavCtlKit", dependencies: ["NavModel", "NavWire"]),
     .target(name: "NavServer", dependencies: ["NavModel", "NavWire", "CNavSys", "NavSystem", "NavFileSystem"]),
     .target(name: "NavService", dependencies: ["NavEngine", "NavServer", "NavWire", "NavModel", "NavAccess"]),
-    .target(name: "NavSystemd", dependencies: ["CSystemd", "NavServer"]),
+    .target(name: "NavSystemd", dependencies: ["CSystemd", "NavServer", "NavWire", "NavModel"]),
     .executableTarget(
       name: "navd",
       dependencies: [

@@ -50,7 +50,8 @@ struct Arguments {
 
     Signals: SIGTERM/SIGINT stop gracefully (exit 0); SIGHUP reloads the configuration
     ([Log] Level and [Access]; other keys need a restart); SIGUSR1 logs a status line;
-    SIGUSR2 and SIGPIPE are ignored.
+    SIGUSR2 restarts keeping clients (hands them to systemd's fd store, exits 75);
+    SIGPIPE is ignored.
     """
   }
 

@@ -18,6 +18,10 @@ final class Daemon: Sendable {
   let listener: Listener
   private let settings: Mutex<NavdSettings>
   private let stopRequests = Atomic<Int>(0)
+  /// What a predecessor handed over through the fd store (names to remove once adopted).
+  private let adopted: FDStoreHandOver.Adopted
+  /// Set by SIGUSR2: the connections to store once the loop has stopped.
+  private let handOver = Mutex<HandOverReceipt?>(nil)
   /// Reloads of other parts of navd, given the new configuration files (the access policy
   /// registers here); a throw keeps that part's running configuration and is logged.
   private let reloadHooks: [@Sendable ([ConfigFile]) throws -> Void]
@@ -28,15 +32,17 @@ final class Daemon: Sendable {
     log = Self.makeLog(settings)
     notifier = ServiceNotifier()
     let log = log
+    adopted = FDStoreHandOver.adopt(from: passed)
     listener = try Listener.choose(
-      passed: passed, configuredPath: settings.socket, environment: configuration.environment,
-      warn: { log.warning($0) })
+      passed: adopted.others, stored: adopted.listener, configuredPath: settings.socket,
+      environment: configuration.environment, warn: { log.warning($0) })
     service = makeService(settings)
     var serverConfiguration = ServerConfiguration(listener: listener.serverListener)
     serverConfiguration.socketMode = settings.socketMode
     serverConfiguration.maxConnections = settings.maxConnections
     serverConfiguration.maxFrameBytes = settings.maxFrameBytes
     serverConfiguration.partialFrameTimeout = .seconds(settings.partialFrameTimeoutSeconds)
+    serverConfiguration.adopted = adopted.connections
     if let watchdog = Watchdog.fromEnvironment(notifier: notifier) {
       serverConfiguration.heartbeat = .init(interval: watchdog.tickInterval) { watchdog.tick() }
       log.info("watchdog enabled", [("interval_usec", "\(watchdog.interval / .microseconds(1))")])
@@ -63,7 +69,7 @@ final class Daemon: Sendable {
     service.setTaskExecutor(server.executor)
     let signals = SignalWatcher(handlers: [
       SIGTERM: { self.stop(signal: "SIGTERM") }, SIGINT: { self.stop(signal: "SIGINT") },
-      SIGHUP: { self.reload() }, SIGUSR1: { self.logStatus() },
+      SIGHUP: { self.reload() }, SIGUSR1: { self.logStatus() }, SIGUSR2: { self.restart() },
     ])
     do {
       try server.start()
@@ -72,6 +78,12 @@ final class Daemon: Sendable {
       log.flush()
       FileHandle.standardError.write(Data("navd: \(error)\n".utf8))
       return 1
+    }
+    if !adopted.names.isEmpty {
+      log.notice(
+        "took over \(adopted.connections.count) connection(s) from the previous navd",
+        [("event", "listening"), ("dropped", "\(adopted.dropped)")])
+      for name in adopted.names { notifier.send("FDSTOREREMOVE=1\nFDNAME=\(name)") }
     }
     let reporter = StatusReporter(engine: service.engine, server: server, notifier: notifier)
     print("navd: listening on \(listener.description)")
@@ -82,11 +94,46 @@ final class Daemon: Sendable {
       log.notice("ready", [("event", "ready"), ("listener", listener.description)])
     }
     server.waitUntilStopped()
+    var status: Int32 = 0
+    if let handOver = handOver.withLock({ $0 })?.handOver {
+      let (stored, refused) = FDStoreHandOver.store(handOver, notifier: notifier)
+      log.notice(
+        "handed \(stored) connection(s) and the socket to the service manager for the next navd",
+        [("event", "stopped"), ("refused", "\(refused)")])
+      status = Self.restartExitStatus
+    }
     log.info("stopped", [("event", "stopped")])
     log.flush()
     notifier.flush()
     withExtendedLifetime((signals, reporter)) {}
-    return 0
+    return status
+  }
+
+  /// Exit status after a hand-over: navd.service restarts on it
+  /// (`RestartForceExitStatus=75`) and counts it as success (`SuccessExitStatus=75`).
+  static let restartExitStatus: Int32 = 75
+
+  /// SIGUSR2: a restart that keeps clients. Calls in progress finish; connections between
+  /// calls and Subscribe/WatchActions streams go to the fd store (FDSTORE=1) with what
+  /// the next navd needs to continue them; the rest end with ServerStopping
+  /// (`restarting: true`). Exits 75, which makes systemd start the next navd at once.
+  private func restart() {
+    guard notifier.isEnabled else {
+      log.warning(
+        "SIGUSR2 asks for a restart that keeps clients, but no service manager holds descriptors "
+          + "(NOTIFY_SOCKET is not set); ignored", [("event", "signal"), ("signal", "SIGUSR2")])
+      return
+    }
+    guard stopRequests.add(1, ordering: .relaxed).newValue == 1 else { return }
+    let timeout = settings.withLock { $0.stopTimeoutSeconds }
+    log.notice("restarting on SIGUSR2: handing connections to the next navd", [("event", "stopping")])
+    notifier.stopping(status: "restarting: handing connections to the next navd")
+    let finalReply = VarlinkReply.encoded(
+      parameters: ["message": "navd is restarting; subscribe again with sinceVersion and epoch", "restarting": true],
+      error: NavProtocol.serverStoppingError)
+    // Under the lock: run() reads the receipt only after the loop stopped, which it cannot
+    // do before this post.
+    handOver.withLock { $0 = server.stopForHandOver(finalReply: finalReply, timeout: .seconds(timeout)) }
   }
 
   /// SIGTERM/SIGINT: stop gracefully (PROTOCOL.md "Stopping and restarting"); a second

@@ -14,14 +14,21 @@ struct Listener {
   var description: String
 
   /// Passed sockets win: navd never binds its own then. It serves the listening AF_UNIX
-  /// stream socket named "navd" (the socket unit's default name), else the first one;
-  /// other passed descriptors are closed with a warning.
+  /// stream socket named "navd" (the socket unit's default name), else the one a
+  /// predecessor stored (`stored`), else the first listening one; other passed
+  /// descriptors are closed (with a warning, except a stored duplicate).
   static func choose(
-    passed: [PassedSocket], configuredPath: String?, environment: [String: String], warn: (String) -> Void
+    passed: [PassedSocket], stored: PassedSocket?, configuredPath: String?, environment: [String: String],
+    warn: (String) -> Void
   ) throws(StartupError) -> Listener {
-    if !passed.isEmpty {
+    if !passed.isEmpty || stored != nil {
       let listening = passed.filter(\.isListeningUnixStream)
-      guard let chosen = listening.first(where: { $0.name == "navd" }) ?? listening.first else {
+      let named = listening.first { $0.name == "navd" }
+      if let stored, named != nil || !stored.isListeningUnixStream {
+        close(stored.fd)
+      }
+      guard let chosen = named ?? stored.flatMap({ $0.isListeningUnixStream ? $0 : nil }) ?? listening.first
+      else {
         throw StartupError(
           "LISTEN_FDS passed \(passed.count) descriptor(s) (\(passed.map(\.name).joined(separator: ", "))) but none "
             + "is a listening AF_UNIX stream socket; check the socket unit (ListenStream=)")

@@ -14,7 +14,7 @@ import Dispatch
 final class SignalWatcher {
   /// Signals that would kill navd and mean nothing to it: ignored (SIGPIPE: writes
   /// report EPIPE; SIGXFSZ: writes report EFBIG).
-  static let ignored: [Int32] = [SIGPIPE, SIGUSR2, SIGXFSZ, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT]
+  static let ignored: [Int32] = [SIGPIPE, SIGXFSZ, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT]
 
   private let sources: [any DispatchSourceSignal]
 
