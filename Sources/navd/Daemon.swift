@@ -1,4 +1,5 @@
 import Foundation
+import NavAccess
 import NavConfig
 import NavServer
 import NavService
@@ -26,20 +27,36 @@ final class Daemon: Sendable {
   /// registers here); a throw keeps that part's running configuration and is logged.
   private let reloadHooks: [@Sendable ([ConfigFile]) throws -> Void]
 
-  init(configuration: Configuration, settings: NavdSettings, passed: [PassedSocket]) throws(StartupError) {
+  /// Builds everything; `files` are the configuration files `settings` came from (the
+  /// access policy reads their [Access] sections unless `--policy` names a file).
+  init(configuration: Configuration, settings: NavdSettings, files: [ConfigFile], passed: [PassedSocket])
+    throws(StartupError)
+  {
     self.configuration = configuration
     self.settings = Mutex(settings)
     log = Self.makeLog(settings)
     notifier = ServiceNotifier()
     let log = log
+    let access: AccessControl
+    do {
+      access = try makeAccessControl(files: try policyFiles(configuration.arguments, configuration: files))
+    } catch {
+      throw StartupError("invalid access policy: \(error)")
+    }
+    let group = try socketGroup(settings.socketGroup)
     adopted = FDStoreHandOver.adopt(from: passed)
     listener = try Listener.choose(
-      passed: adopted.others, stored: adopted.listener, configuredPath: settings.socket,
+      passed: adopted.others, stored: adopted.listener, configuredPath: settings.socket, group: group,
       environment: configuration.environment, warn: { log.warning($0) })
-    service = makeService(settings)
+    service = makeService(settings, access: access)
     var serverConfiguration = ServerConfiguration(listener: listener.serverListener)
-    serverConfiguration.socketMode = settings.socketMode
+    if let group {
+      serverConfiguration.socketGroup = group
+      serverConfiguration.socketMode = 0o660
+    }
     serverConfiguration.maxConnections = settings.maxConnections
+    serverConfiguration.maxConnectionsPerUser = settings.maxConnectionsPerUser
+    serverConfiguration.maxOutputBytesPerUser = settings.maxOutputBytesPerUser
     serverConfiguration.maxFrameBytes = settings.maxFrameBytes
     serverConfiguration.partialFrameTimeout = .seconds(settings.partialFrameTimeoutSeconds)
     serverConfiguration.adopted = adopted.connections
@@ -49,7 +66,13 @@ final class Daemon: Sendable {
     }
     server = VarlinkServer(
       configuration: serverConfiguration, interfaces: makeInterfaces(), handler: service, log: log)
-    reloadHooks = []
+    let arguments = configuration.arguments
+    reloadHooks = [
+      { [log] files in
+        let policy = try access.reload(from: try policyFiles(arguments, configuration: files))
+        log.notice("access policy reloaded", [("rules", String(policy.rules.count))])
+      }
+    ]
   }
 
   private static func makeLog(_ settings: NavdSettings) -> Log {
@@ -173,7 +196,11 @@ final class Daemon: Sendable {
         for key in NavdSettings.keys where key.reloadable { try? key.assign(&current, key.current(new)) }
       }
       for hook in reloadHooks {
-        do { try hook(files) } catch { log.error("reload: \(error); that part keeps its running configuration") }
+        do {
+          try hook(files)
+        } catch {
+          log.error("access policy refused; the previous policy stays in force: \(error)")
+        }
       }
       log.notice("configuration reloaded", [("event", "reloaded"), ("files", "\(files.count)")])
     } catch {

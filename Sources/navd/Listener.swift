@@ -18,8 +18,8 @@ struct Listener {
   /// predecessor stored (`stored`), else the first listening one; other passed
   /// descriptors are closed (with a warning, except a stored duplicate).
   static func choose(
-    passed: [PassedSocket], stored: PassedSocket?, configuredPath: String?, environment: [String: String],
-    warn: (String) -> Void
+    passed: [PassedSocket], stored: PassedSocket?, configuredPath: String?, group: UInt32?,
+    environment: [String: String], warn: (String) -> Void
   ) throws(StartupError) -> Listener {
     if !passed.isEmpty || stored != nil {
       let listening = passed.filter(\.isListeningUnixStream)
@@ -42,7 +42,9 @@ struct Listener {
     }
     let socket = configuredPath.map { NavSocketPath(path: $0) } ?? NavSocketPath.defaultPath(environment: environment)
     do {
-      try SocketPath.prepare(socket.path, creatingDirectory: socket.directoryToCreate)
+      try SocketPath.prepare(
+        socket.path, creatingDirectory: socket.directoryToCreate, directoryMode: group == nil ? 0o700 : 0o750,
+        group: group)
     } catch {
       throw StartupError("\(error)")
     }

@@ -38,8 +38,9 @@ let configuration = Configuration(
   path: arguments.configPath ?? NavdSettings.defaultConfigPath, arguments: arguments,
   environment: ProcessInfo.processInfo.environment)
 let settings: NavdSettings
+let files: [ConfigFile]
 do {
-  settings = try configuration.load().settings
+  (settings, files) = try configuration.load()
 } catch {
   fail("invalid configuration: \(error)", code: 1)
 }
@@ -54,7 +55,7 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit) == 0, fileLimit.rlim_cur
 let daemon: Daemon
 do {
   daemon = try Daemon(
-    configuration: configuration, settings: settings, passed: PassedSocket.takeFromEnvironment())
+    configuration: configuration, settings: settings, files: files, passed: PassedSocket.takeFromEnvironment())
 } catch {
   fail("\(error)", code: 1)
 }

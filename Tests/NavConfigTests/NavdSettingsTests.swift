@@ -32,7 +32,10 @@ struct NavdSettingsTests {
         "/x.conf:1: unknown section [Sever]; navd reads [Access], [Engine], [Log], [Server]"
       ),
       ("[Log]\nLevel=loud\n", "/x.conf:2: Level: needs one of debug, info, notice, warning, error, got \"loud\""),
-      ("[Server]\nMaxOutputBytesPerUID=1\n", "/x.conf:2: MaxOutputBytesPerUID: needs an integer of at least 65536, got \"1\""),
+      (
+        "[Server]\nMaxOutputBytesPerUID=1\n",
+        "/x.conf:2: MaxOutputBytesPerUID: needs an integer of at least 65536, got \"1\""
+      ),
     ])
   func errors(text: String, message: String) throws {
     let file = try ConfigFile.parse(text, path: "/x.conf")
