@@ -88,6 +88,13 @@ actor StreamDriver<Reducer: StreamReducer> {
         delayBeforeConnect = backoff.next()
         continue
       }
+      if reply.error == NavProtocol.serverStoppingError, reducer.reconnects {
+        // navd is stopping or restarting (PROTOCOL.md "Stopping and restarting"): resume
+        // like after a disconnect, from the last version seen.
+        drop()
+        delayBeforeConnect = backoff.next()
+        continue
+      }
       if let name = reply.error {
         end()
         throw NavClientError.remote(name: name, parameters: .object(reply.parameters))
