@@ -182,6 +182,12 @@ extension Connection.StateMachine {
     partialSince = nil
   }
 
+  /// Whether a call (not a stream) is being handled.
+  var hasCallInProgress: Bool {
+    if case .calling = state { return true }
+    return false
+  }
+
   /// Whether the connection can be handed over now (see `HandOverReadiness`).
   var handOverReadiness: Connection.HandOverReadiness {
     switch state {

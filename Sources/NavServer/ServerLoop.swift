@@ -49,6 +49,8 @@ final class ServerLoop: @unchecked Sendable {
   var drainDeadline: ContinuousClock.Instant?
   /// A hand-over in progress (until every connection is ready or its deadline).
   var handOver: PendingHandOver?
+  /// A graceful stop waiting for the calls in progress (see `ServerLoop+Stop.swift`).
+  var pendingStop: (finalReply: [UInt8], deadline: ContinuousClock.Instant)?
   /// Reserve descriptor released to accept-and-close when the process runs out of fds.
   var spareFD: Int32
   let readBuffer: UnsafeMutableRawBufferPointer
@@ -121,7 +123,8 @@ final class ServerLoop: @unchecked Sendable {
     var moreWork = false
     while !stopping {
       // With work left over from the last pass only poll, so sockets are served in between.
-      let wakeAt = min(nextTick, drainDeadline ?? nextTick, handOver?.deadline ?? nextTick)
+      let wakeAt = min(
+        nextTick, drainDeadline ?? nextTick, handOver?.deadline ?? nextTick, pendingStop?.deadline ?? nextTick)
       let timeout = moreWork ? 0 : max(0, Int32(((wakeAt - .now) / .milliseconds(1)).rounded(.up)))
       do {
         try epoll.wait(timeoutMilliseconds: timeout) { event in handle(event) }
@@ -138,6 +141,7 @@ final class ServerLoop: @unchecked Sendable {
         moreWork = settle() || moreWork
       }
       if handOver != nil { progressHandOver(now: now) }
+      if pendingStop != nil { progressStop(now: now) }
       if let deadline = drainDeadline, connections.isEmpty || now >= deadline { break }
     }
     shutDown()
@@ -221,14 +225,7 @@ final class ServerLoop: @unchecked Sendable {
     case .stop:
       stopping = true
     case .drain(let finalReply, let timeout):
-      guard drainDeadline == nil else { return }
-      drainDeadline = .now + timeout
-      closeListener()
-      log.info("stopping: no new connections; finishing calls in progress", [("connections", "\(connections.count)")])
-      for connection in Array(connections.values) {
-        drive(connection, connection.machine.serverStopping(finalReply: finalReply))
-        dirty.insert(connection.id)
-      }
+      beginStop(finalReply: finalReply, timeout: timeout)
     case .handOver(let finalReply, let timeout, let receipt):
       beginHandOver(finalReply: finalReply, timeout: timeout, receipt: receipt)
     }

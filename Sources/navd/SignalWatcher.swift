@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -6,32 +6,46 @@ import Dispatch
 
 /// What navd does with each signal that would otherwise kill it, decided in one place.
 ///
-/// Handled signals are delivered to a dispatch queue of their own (never the cooperative
-/// pool, never the event loop). Their default disposition is set to "ignore" first, so a
-/// signal arriving on any thread is only seen by its dispatch source and never kills the
-/// process mid-write. SIGQUIT keeps its default (a core dump, for debugging); SIGKILL and
-/// SIGSTOP cannot be caught.
-final class SignalWatcher {
+/// Handled signals are blocked in every thread from the very start of `main`
+/// (`blockHandled()`, before any thread exists, so every thread inherits the mask) and
+/// taken with `sigwait` by a thread of their own, which calls the handler: never the
+/// cooperative pool, never the event loop. A signal that arrives before the handlers are
+/// installed stays pending instead of being lost. SIGQUIT keeps its default (a core
+/// dump, for debugging); SIGKILL and SIGSTOP cannot be caught.
+final class SignalWatcher: Sendable {
+  /// Signals navd acts on (see `Daemon.run`).
+  static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
+
   /// Signals that would kill navd and mean nothing to it: ignored (SIGPIPE: writes
   /// report EPIPE; SIGXFSZ: writes report EFBIG).
   static let ignored: [Int32] = [SIGPIPE, SIGXFSZ, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT]
 
-  private let sources: [any DispatchSourceSignal]
-
-  /// Calls `handlers[signal]` for each handled signal; ignores `SignalWatcher.ignored`.
-  init(handlers: [Int32: @Sendable () -> Void]) {
-    for number in Self.ignored { signal(number, SIG_IGN) }
-    let queue = DispatchQueue(label: "navd.signals")
-    sources = handlers.map { number, handler in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-      source.setEventHandler(handler: handler)
-      source.resume()
-      return source
-    }
+  /// Blocks the handled signals and ignores the ignored ones; call first thing in `main`.
+  static func blockHandled() {
+    for number in ignored { signal(number, SIG_IGN) }
+    var set = handledSet()
+    pthread_sigmask(SIG_BLOCK, &set, nil)
   }
 
-  deinit {
-    for source in sources { source.cancel() }
+  private static func handledSet() -> sigset_t {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for number in handled { sigaddset(&set, number) }
+    return set
+  }
+
+  /// Starts the thread that calls `handlers[signal]` for each handled signal, in arrival order.
+  init(handlers: [Int32: @Sendable () -> Void]) {
+    let thread = Thread {
+      var set = Self.handledSet()
+      while true {
+        var number: Int32 = 0
+        guard sigwait(&set, &number) == 0 else { continue }
+        handlers[number]?()
+      }
+    }
+    thread.name = "navd-signals"
+    thread.stackSize = 256 << 10
+    thread.start()
   }
 }

@@ -11,6 +11,9 @@ import NavWire
 // composition root) and run it. Usage errors exit 2; configuration and startup
 // failures exit 1; a graceful stop exits 0.
 
+// Before anything starts a thread: every thread inherits the blocked signal mask.
+SignalWatcher.blockHandled()
+
 func fail(_ message: String, code: Int32) -> Never {
   FileHandle.standardError.write(Data("navd: \(message)\n".utf8))
   exit(code)

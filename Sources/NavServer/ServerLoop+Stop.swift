@@ -1,0 +1,29 @@
+/// A graceful stop in two steps, so that no acknowledged call is missing from a stream:
+/// first every connection stops reading and dispatching while the calls in progress
+/// finish (a mutation's update reaches the subscribers' queues before its reply); then
+/// every stream gets what its source holds and the final reply, and every connection
+/// closes once its output is written.
+extension ServerLoop {
+  func beginStop(finalReply: [UInt8], timeout: Duration) {
+    guard pendingStop == nil, drainDeadline == nil, handOver == nil else { return }
+    pendingStop = (finalReply, .now + timeout)
+    closeListener()
+    log.info("stopping: no new connections; finishing calls in progress", [("connections", "\(connections.count)")])
+    for connection in Array(connections.values) {
+      connection.machine.handOverRequested()
+      dirty.insert(connection.id)
+    }
+  }
+
+  /// Ends the streams once no call is in progress (or at the deadline).
+  func progressStop(now: ContinuousClock.Instant) {
+    guard let (finalReply, deadline) = pendingStop else { return }
+    guard now >= deadline || !connections.values.contains(where: \.machine.hasCallInProgress) else { return }
+    pendingStop = nil
+    drainDeadline = deadline
+    for connection in Array(connections.values) {
+      drive(connection, connection.machine.serverStopping(finalReply: finalReply))
+      if connections[connection.id] != nil { dirty.insert(connection.id) }
+    }
+  }
+}
