@@ -81,6 +81,15 @@ public protocol CallContext: Sendable {
   func sourceHasData()
   /// Disconnects the client, logging `reason` once.
   func close(reason: String)
+  /// The server's counters now (GetServerInfo reports them).
+  var serverStatistics: ServerStatistics { get }
+}
+
+extension CallContext {
+  /// No server behind the context (in-memory tests): every count is zero.
+  public var serverStatistics: ServerStatistics {
+    ServerStatistics(openConnections: 0, rejectingConnections: 0, acceptedTotal: 0, rejectedTotal: 0)
+  }
 }
 
 /// The io.navd side of the server: receives every call not addressed to

@@ -13,13 +13,15 @@ final class ConnectionCallContext: CallContext {
   let method: String
   private let inbox: LoopInbox
   private let log: Log
+  private let counters: ServerCounters
   /// Set while a `sourceHasData` message is queued, so a burst of updates posts once.
   let dataSignalPending = Atomic<Bool>(false)
 
   init(
     peer: PeerCredentials, connectionID: UInt64, serial: UInt64, oneway: Bool, method: String, inbox: LoopInbox,
-    log: Log
+    log: Log, counters: ServerCounters
   ) {
+    self.counters = counters
     self.peer = peer
     self.connectionID = connectionID
     self.serial = serial
@@ -28,6 +30,8 @@ final class ConnectionCallContext: CallContext {
     self.inbox = inbox
     self.log = log
   }
+
+  var serverStatistics: ServerStatistics { counters.snapshot }
 
   func reply(_ parameters: JSONValue) {
     let frame = oneway ? [] : VarlinkReply.encoded(parameters: parameters)

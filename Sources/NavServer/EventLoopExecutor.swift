@@ -12,7 +12,8 @@ import Synchronization
 public final class EventLoopExecutor: TaskExecutor {
   private let inbox = Mutex<LoopInbox?>(nil)
 
-  init() {}
+  /// An executor that runs jobs elsewhere until a server's loop attaches it.
+  public init() {}
 
   func attach(_ inbox: LoopInbox) { self.inbox.withLock { $0 = inbox } }
 

@@ -100,7 +100,7 @@ extension ServerLoop {
     }
     let context = ConnectionCallContext(
       peer: connection.peer, connectionID: connection.id, serial: serial, oneway: call.oneway, method: call.method,
-      inbox: inbox, log: log)
+      inbox: inbox, log: log, counters: counters)
     connection.context = context
     connection.handlerCall = call
     handler.handle(call, context: context)

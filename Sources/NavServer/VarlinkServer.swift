@@ -25,7 +25,7 @@ public final class VarlinkServer: Sendable {
   private let log: Log
   private let phase = Mutex(Phase.created)
   /// Runs tasks on the event-loop thread; see `EventLoopExecutor`.
-  public let executor = EventLoopExecutor()
+  public let executor: EventLoopExecutor
   private let stopped = DispatchGroup()
 
   private enum Phase {
@@ -56,10 +56,14 @@ public final class VarlinkServer: Sendable {
   /// Creates a server; nothing is bound until `start()`.
   ///
   /// `interfaces` are the interfaces `handler` implements (with their IDL text for
-  /// `GetInterfaceDescription`); `org.varlink.service` is always added.
+  /// `GetInterfaceDescription`); `org.varlink.service` is always added. `executor`
+  /// becomes the loop's: build it first and give it to the handler too, so the handler's
+  /// tasks run on the loop from the start.
   public init(
-    configuration: ServerConfiguration, interfaces: [InterfaceDescription], handler: any CallHandler, log: Log
+    configuration: ServerConfiguration, interfaces: [InterfaceDescription], handler: any CallHandler, log: Log,
+    executor: EventLoopExecutor = EventLoopExecutor()
   ) {
+    self.executor = executor
     self.configuration = configuration
     self.interfaces = interfaces
     self.handler = handler

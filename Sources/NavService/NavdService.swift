@@ -14,33 +14,26 @@ public final class NavdService: CallHandler {
   /// The scenes this service serves.
   public let engine: Engine
   let startedAt: Double
-  /// Where each call's task runs: the server's event loop when set (no thread hop per call).
-  private let executor: Mutex<(any TaskExecutor)?> = Mutex(nil)
+  /// Where each call's task runs: the server's event loop when given (no thread hop per call).
+  private let executor: (any TaskExecutor)?
   let nextSubscriberID = Atomic<UInt64>(1)
-  private let connectionCounter: Mutex<(@Sendable () -> Int)?> = Mutex(nil)
   /// Who may do what (PROTOCOL.md § Access); checked before any engine work.
   private let access: AccessGate
 
   /// `access` defaults to navd's safe default: only this process's uid and root.
-  public init(engine: Engine, access: AccessControl = AccessControl(ownerUID: getuid())) {
+  /// `executor` (the server's `EventLoopExecutor`) runs each call's task.
+  public init(
+    engine: Engine, access: AccessControl = AccessControl(ownerUID: getuid()), executor: (any TaskExecutor)? = nil
+  ) {
     self.engine = engine
+    self.executor = executor
     self.startedAt = Engine.monotonicSeconds()
     self.access = AccessGate(control: access)
   }
 
-  /// Runs each call's task on `executor` (the server's `EventLoopExecutor`).
-  public func setTaskExecutor(_ executor: any TaskExecutor) {
-    self.executor.withLock { $0 = executor }
-  }
-
   /// Starts a call's work on the preferred executor.
   private func run(_ work: sending @escaping @isolated(any) () async -> Void) {
-    Task(executorPreference: executor.withLock { $0 }, operation: work)
-  }
-
-  /// Lets GetServerInfo report the server's open connections.
-  public func setConnectionCounter(_ counter: @escaping @Sendable () -> Int) {
-    connectionCounter.withLock { $0 = counter }
+    Task(executorPreference: executor, operation: work)
   }
 
   /// Routes one io.navd call to its handler (`CallHandler`); returns at once.
@@ -77,7 +70,7 @@ public final class NavdService: CallHandler {
   }
 
   private func getServerInfo(_ call: GetServerInfoCall, _ context: any CallContext) {
-    let connections = connectionCounter.withLock { $0 }?() ?? 0
+    let connections = context.serverStatistics.openConnections
     let engine = engine
     let startedAt = startedAt
     run {

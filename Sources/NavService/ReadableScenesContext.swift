@@ -13,6 +13,7 @@ final class ReadableScenesContext: CallContext {
 
   var peer: PeerCredentials { base.peer }
   var connectionID: UInt64 { base.connectionID }
+  var serverStatistics: ServerStatistics { base.serverStatistics }
 
   func reply(_ parameters: JSONValue) {
     guard case .object(var object) = parameters, case .array(let scenes)? = object["scenes"] else {

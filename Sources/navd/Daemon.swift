@@ -48,7 +48,8 @@ final class Daemon: Sendable {
     listener = try Listener.choose(
       passed: adopted.others, stored: adopted.listener, configuredPath: settings.socket, group: group,
       environment: configuration.environment, warn: { log.warning($0) })
-    service = makeService(settings, access: access)
+    let executor = EventLoopExecutor()
+    service = makeService(settings, access: access, executor: executor)
     var serverConfiguration = ServerConfiguration(listener: listener.serverListener)
     if let group {
       serverConfiguration.socketGroup = group
@@ -65,7 +66,8 @@ final class Daemon: Sendable {
       log.info("watchdog enabled", [("interval_usec", "\(watchdog.interval / .microseconds(1))")])
     }
     server = VarlinkServer(
-      configuration: serverConfiguration, interfaces: makeInterfaces(), handler: service, log: log)
+      configuration: serverConfiguration, interfaces: makeInterfaces(), handler: service, log: log,
+      executor: executor)
     let arguments = configuration.arguments
     reloadHooks = [
       { [log] files in
@@ -88,8 +90,6 @@ final class Daemon: Sendable {
 
   /// Serves until stopped; returns the exit status.
   func run() -> Int32 {
-    service.setConnectionCounter { [server] in server.statistics.openConnections }
-    service.setTaskExecutor(server.executor)
     let signals = SignalWatcher(handlers: [
       SIGTERM: { self.stop(signal: "SIGTERM") }, SIGINT: { self.stop(signal: "SIGINT") },
       SIGHUP: { self.reload() }, SIGUSR1: { self.logStatus() }, SIGUSR2: { self.restart() },

@@ -34,7 +34,9 @@ func openDurableState(_ settings: NavdSettings, environment: [String: String]) t
 
 /// The io.navd service over an engine that starts from the stored scenes (each at its
 /// stored version and epoch); throws when a stored history does not replay.
-func makeService(_ settings: NavdSettings, access: AccessControl, durable: DurableState) throws -> NavdService {
+func makeService(
+  _ settings: NavdSettings, access: AccessControl, durable: DurableState, executor: EventLoopExecutor
+) throws -> NavdService {
   var configuration = EngineConfiguration()
   configuration.subscriberQueueBytes = settings.subscriberQueueBytes
   configuration.opLogCapacity = settings.opLogVersions
@@ -47,5 +49,5 @@ func makeService(_ settings: NavdSettings, access: AccessControl, durable: Durab
   } catch {
     throw durable.store.explained(error)
   }
-  return NavdService(engine: engine, access: access)
+  return NavdService(engine: engine, access: access, executor: executor)
 }
