@@ -42,7 +42,7 @@ let package = Package(
     .testTarget(name: "NavConfigTests", dependencies: ["NavConfig"]),
     .testTarget(name: "NavAccessTests", dependencies: ["NavAccess", "NavConfig"]),
     .testTarget(name: "NavFileSystemTests", dependencies: ["NavFileSystem"]),
-    .testTarget(name: "NavSystemdTests", dependencies: ["NavSystemd", "NavServer"]),
+    .testTarget(name: "NavSystemdTests", dependencies: ["NavSystemd", "NavServer", "NavWire", "CSystemd"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel", "NavTestSupport"]),
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel", "NavTestSupport"]),
     .testTarget(name: "NavClientTests", dependencies: ["NavClient", "NavModel", "NavWire"]),
