@@ -17,12 +17,13 @@ extension ServerLoop {
     }
   }
 
-  /// Hands over once every connection is ready (or at the deadline, carrying those that are).
-  func progressHandOver(now: ContinuousClock.Instant) {
-    guard let pending = handOver else { return }
+  /// Hands over once every connection is ready (or at the deadline, carrying those that
+  /// are); returns whether it did.
+  func progressHandOver(now: ContinuousClock.Instant) -> Bool {
+    guard let pending = handOver else { return false }
     let readiness = connections.values.map { ($0, $0.machine.handOverReadiness) }
     let waiting = readiness.contains { if case .notYet = $0.1 { return true } else { return false } }
-    guard !waiting || now >= pending.deadline else { return }
+    guard !waiting || now >= pending.deadline else { return false }
     handOver = nil
     var carried: [CarriedConnection] = []
     for (connection, state) in readiness {
@@ -51,6 +52,7 @@ extension ServerLoop {
     listenFD = -1
     ownedSocketFile = nil
     drainDeadline = pending.deadline
+    return true
   }
 
   /// Forgets a carried connection without closing its socket.

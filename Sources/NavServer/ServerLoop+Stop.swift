@@ -15,15 +15,16 @@ extension ServerLoop {
     }
   }
 
-  /// Ends the streams once no call is in progress (or at the deadline).
-  func progressStop(now: ContinuousClock.Instant) {
-    guard let (finalReply, deadline) = pendingStop else { return }
-    guard now >= deadline || !connections.values.contains(where: \.machine.hasCallInProgress) else { return }
+  /// Ends the streams once no call is in progress (or at the deadline); returns whether it did.
+  func progressStop(now: ContinuousClock.Instant) -> Bool {
+    guard let (finalReply, deadline) = pendingStop else { return false }
+    guard now >= deadline || !connections.values.contains(where: \.machine.hasCallInProgress) else { return false }
     pendingStop = nil
     drainDeadline = deadline
     for connection in Array(connections.values) {
       drive(connection, connection.machine.serverStopping(finalReply: finalReply))
       if connections[connection.id] != nil { dirty.insert(connection.id) }
     }
+    return true
   }
 }

@@ -140,8 +140,9 @@ final class ServerLoop: @unchecked Sendable {
         nextTick = now + tickInterval
         moreWork = settle() || moreWork
       }
-      if handOver != nil { progressHandOver(now: now) }
-      if pendingStop != nil { progressStop(now: now) }
+      // Connections they touch are written in the next pass, which then only polls.
+      if handOver != nil, progressHandOver(now: now) { moreWork = true }
+      if pendingStop != nil, progressStop(now: now) { moreWork = true }
       if let deadline = drainDeadline, connections.isEmpty || now >= deadline { break }
     }
     shutDown()

@@ -60,6 +60,8 @@ final class Daemon: Sendable {
     serverConfiguration.maxOutputBytesPerUser = settings.maxOutputBytesPerUser
     serverConfiguration.maxFrameBytes = settings.maxFrameBytes
     serverConfiguration.partialFrameTimeout = .seconds(settings.partialFrameTimeoutSeconds)
+    serverConfiguration.outputStallTimeout = .seconds(settings.subscriberStallSeconds)
+    serverConfiguration.idleTimeout = settings.idleTimeoutSeconds == 0 ? nil : .seconds(settings.idleTimeoutSeconds)
     serverConfiguration.adopted = adopted.connections
     if let watchdog = Watchdog.fromEnvironment(notifier: notifier) {
       serverConfiguration.heartbeat = .init(interval: watchdog.tickInterval) { watchdog.tick() }

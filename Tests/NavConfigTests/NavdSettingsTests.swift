@@ -25,7 +25,7 @@ struct NavdSettingsTests {
       ),
       (
         "[Server]\nMaxConections=5\n",
-        "/x.conf:2: MaxConections: unknown key in [Server]; known keys: Socket, SocketGroup, MaxConnections, MaxConnectionsPerUID, MaxOutputBytesPerUID, MaxFrameBytes, PartialFrameTimeoutSec, StopTimeoutSec"
+        "/x.conf:2: MaxConections: unknown key in [Server]; known keys: Socket, SocketGroup, MaxConnections, MaxConnectionsPerUID, MaxOutputBytesPerUID, MaxFrameBytes, PartialFrameTimeoutSec, StallTimeoutSec, IdleTimeoutSec, StopTimeoutSec"
       ),
       (
         "[Sever]\nMaxConnections=5\n",
