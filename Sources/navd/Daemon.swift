@@ -17,6 +17,8 @@ final class Daemon: Sendable {
   let service: NavdService
   let server: VarlinkServer
   let listener: Listener
+  /// The state directory's lock and the open store (closed after the last call).
+  let durable: DurableState
   private let settings: Mutex<NavdSettings>
   private let stopRequests = Atomic<Int>(0)
   /// What a predecessor handed over through the fd store (names to remove once adopted).
@@ -37,6 +39,13 @@ final class Daemon: Sendable {
     log = Self.makeLog(settings)
     notifier = ServiceNotifier()
     let log = log
+    // The state directory first: a second navd on the same state is refused before it
+    // touches a socket, and READY=1 comes only after the scenes are loaded.
+    do {
+      durable = try openDurableState(settings, environment: configuration.environment)
+    } catch {
+      throw StartupError("\(error)")
+    }
     let access: AccessControl
     do {
       access = try makeAccessControl(files: try policyFiles(configuration.arguments, configuration: files))
@@ -49,7 +58,14 @@ final class Daemon: Sendable {
       passed: adopted.others, stored: adopted.listener, configuredPath: settings.socket, group: group,
       environment: configuration.environment, warn: { log.warning($0) })
     let executor = EventLoopExecutor()
-    service = makeService(settings, access: access, executor: executor)
+    do {
+      service = try makeService(settings, access: access, durable: durable, executor: executor)
+    } catch {
+      throw StartupError("\(error)")
+    }
+    log.info(
+      "state in \(durable.directory) (durability \(durable.store.durability.rawValue)): "
+        + "\(durable.scenes.count) scene(s) loaded")
     var serverConfiguration = ServerConfiguration(listener: listener.serverListener)
     if let group {
       serverConfiguration.socketGroup = group
@@ -119,6 +135,9 @@ final class Daemon: Sendable {
       log.notice("ready", [("event", "ready"), ("listener", listener.description)])
     }
     server.waitUntilStopped()
+    // Every acknowledged mutation was committed before its reply; closing checkpoints
+    // the database and releases it for the next navd.
+    durable.store.close()
     var status: Int32 = 0
     if let handOver = handOver.withLock({ $0 })?.handOver {
       let (stored, refused) = FDStoreHandOver.store(handOver, notifier: notifier)

@@ -35,7 +35,8 @@ def test_restart_hands_connections_to_the_next_navd(notify):
     path = os.path.join(workdir, "navd.sock")
     listener = listening_socket(path)
     env = {"NOTIFY_SOCKET": notify.path}
-    first = ActivatedNavd([listener.fileno()], ["navd"], env=env)
+    state = ["--state-dir", os.path.join(workdir, "state")]  # both navds share the durable state
+    first = ActivatedNavd([listener.fileno()], ["navd"], args=state, env=env)
     second = None
     connections: list[VarlinkConnection] = []
     try:
@@ -70,18 +71,17 @@ def test_restart_hands_connections_to_the_next_navd(notify):
 
         mark = len(notify.snapshot())
         second = ActivatedNavd(
-            [listener.fileno()] + [m.fds[0] for m in stored], ["navd"] + names, env=env)
+            [listener.fileno()] + [m.fds[0] for m in stored], ["navd"] + names, args=state, env=env)
         second.wait_listening()
         assert unwrap(waiting.recv(timeout=15))["scenes"]
-        # The writer's connection was carried: it keeps working.
-        assert writer.call("io.navd.Mutate", {"scene": "main", "ops": PUSH_ROOT})["version"] >= 1
-        # The subscriber's stream continues on the same connection. Without a durable store
-        # the new navd starts a new epoch, so the stream resumes with a snapshot of it.
+        # The writer's connection was carried: it keeps working, and versions continue.
+        assert writer.call("io.navd.Mutate", {"scene": "main", "ops": title("T4")})["version"] == 4
+        # The subscriber's stream continues on the same connection from version 3, in the
+        # same epoch: the next navd loaded the scene's history, so no snapshot comes.
         resumed = unwrap(subscriber.recv(timeout=15))
-        if resumed["kind"] == "snapshot":
-            assert resumed["epoch"] != old_epoch
-        else:
-            assert resumed["fromVersion"] == 3
+        assert resumed.get("kind") != "snapshot", resumed
+        assert (resumed["fromVersion"], resumed["toVersion"]) == (3, 4), resumed
+        assert writer.call("io.navd.GetState", {"scene": "main"})["epoch"] == old_epoch
         # The watcher's stream was repeated: an activation still reaches it.
         writer.call("io.navd.Mutate", {"scene": "main", "ops": [
             {"op": "defineBarButtonItem", "barButtonItem": {"id": "go", "title": "Go", "action": "go"}},
