@@ -67,6 +67,7 @@ final class Daemon: Sendable {
       "state in \(durable.directory) (durability \(durable.store.durability.rawValue)): "
         + "\(durable.scenes.count) scene(s) loaded")
     var serverConfiguration = ServerConfiguration(listener: listener.serverListener)
+    serverConfiguration.serveNavd()
     if let group {
       serverConfiguration.socketGroup = group
       serverConfiguration.socketMode = 0o660
