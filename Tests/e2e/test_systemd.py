@@ -102,7 +102,7 @@ def test_notify_ready_status_watchdog_reload_stop_in_order(workdir, notify):
     listener = listening_socket(path)
     navd = ActivatedNavd(
         [listener.fileno()], ["navd"],
-        env={"NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"})
+        env={"NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "1000000"})
     listener.close()
     try:
         ready = notify.wait_for("READY", "1")
@@ -114,14 +114,16 @@ def test_notify_ready_status_watchdog_reload_stop_in_order(workdir, notify):
             while "newest version 1 (main)" not in notify.snapshot()[status].fields.get("STATUS", ""):
                 assert time.monotonic() < deadline, [m.raw for m in notify.snapshot()]
                 status = notify.wait_for("STATUS", timeout=5, after=status + 1)
-            # Watchdog: 200 ms interval, so a ping about every 100 ms.
+            # Watchdog: a 1 s interval, so a ping about every 500 ms. The interval is wide
+            # enough that a loaded 2-core machine's scheduling jitter cannot reach it; what is
+            # checked is the rate (half the interval) and that no gap reaches the interval.
             first_ping = notify.wait_for("WATCHDOG", "1")
-            time.sleep(1.5)
+            time.sleep(3.2)
             pings = [m.at for m in notify.snapshot()[first_ping:] if m.fields.get("WATCHDOG") == "1"]
             gaps = [b - a for a, b in zip(pings, pings[1:])]
-            assert len(pings) >= 8, f"{len(pings)} pings in 1.5 s"
-            assert max(gaps) < 0.2, f"a gap of {max(gaps):.3f} s would let the watchdog fire"
-            assert 0.05 <= statistics.median(gaps) <= 0.15, gaps
+            assert len(pings) >= 5, f"{len(pings)} pings in 3.2 s"
+            assert max(gaps) < 1.0, f"a gap of {max(gaps):.3f} s would let the watchdog fire"
+            assert 0.25 <= statistics.median(gaps) <= 0.75, gaps
             # Reload: RELOADING=1 … READY=1; the client stays connected.
             mark = len(notify.snapshot())
             navd.process.send_signal(signal.SIGHUP)
