@@ -21,11 +21,12 @@ import signal
 import subprocess
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 
-from navd_fixture import Navd, VarlinkConnection, VarlinkError, navd_binary
+from navd_fixture import DEFAULT_TIMEOUT, START_TIMEOUT, Navd, VarlinkConnection, VarlinkError, navd_binary
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="access tests switch users: run as root")
 
@@ -172,16 +173,19 @@ def test_each_right_and_pattern_allowed_when_granted_denied_otherwise(served):
 
 
 def test_a_denial_is_logged_once_with_uid_gid_pid_and_right(served):
-    navd, alice, team, _ = served
-    before = len(navd.log_lines())
-    name, _ = answer(navd, (STRANGER, 4242, ()), "GetState", {"scene": "main"})
+    """Each denial names a scene no other test uses, so a late line from an earlier test
+    cannot be counted; a second denial, logged after the first, marks the end of the wait."""
+    navd, *_ = served
+    probe, end = (f"denial-{uuid.uuid4().hex[:12]}" for _ in range(2))
+    name, _ = answer(navd, (STRANGER, 4242, ()), "GetState", {"scene": probe})
     assert name == DENIED
-    # gid 4242 is this call's alone: lines of earlier tests' denials (written by navd's log
-    # thread, possibly after `before` was read) cannot match.
-    lines = navd.wait_for_log(r"call rejected: .*uid 47013.*gid=4242", after=before)
+    assert answer(navd, (STRANGER, 4242, ()), "GetState", {"scene": end})[0] == DENIED
+    assert navd.wait_for_log(rf"call rejected: .*\bscene={end}\b", timeout=30), navd.log()
+    lines = [line for line in navd.log_lines() if f"scene={probe}" in line]
     assert len(lines) == 1, lines
     line = lines[0]
-    for field in [f"pid={os.getpid()}", "uid=47013", "gid=4242", "right=read", "scene=main", f"error={DENIED}"]:
+    assert "call rejected: " in line and "uid 47013" in line, line
+    for field in [f"pid={os.getpid()}", "uid=47013", "gid=4242", "right=read", f"scene={probe}", f"error={DENIED}"]:
         assert field in line, (field, line)
 
 
@@ -296,7 +300,7 @@ def test_one_uid_at_its_connection_limit_does_not_stop_another(identities):
             assert "scenes" in other.call("io.navd.ListScenes")
         held.pop().close()
         # A freed slot is served again (the close is seen by navd before the next accept, or not: retry, bounded).
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + DEFAULT_TIMEOUT
         while True:
             with connect_as(navd, alice, team) as again:
                 reply = again.call_raw("io.navd.ListScenes")
@@ -353,7 +357,7 @@ def test_one_uid_over_its_output_quota_loses_its_stalled_connections_not_others(
             # The other uid's subscriber is still served: it sees the next version.
             final = root.call("io.navd.Mutate", {"scene": "main", "ops": [
                 {"op": "updateNavigationItem", "item": "r", "set": {"title": "last"}}]})["version"]
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + DEFAULT_TIMEOUT
             seen = 0
             while seen < final and time.monotonic() < deadline:
                 seen = reader.recv().get("parameters", {}).get("toVersion", seen)
@@ -368,7 +372,7 @@ def test_one_uid_over_its_output_quota_loses_its_stalled_connections_not_others(
 
 # -- the socket directory ----------------------------------------------------------------
 
-def start_default_socket(runtime: Path, timeout: float = 15.0, args: tuple[str, ...] = ()):
+def start_default_socket(runtime: Path, timeout: float = START_TIMEOUT, args: tuple[str, ...] = ()):
     """navd without --socket, so it uses (and checks) $XDG_RUNTIME_DIR/navd. Returns
     (exit code or None if it is serving, stderr, process)."""
     env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
@@ -387,7 +391,7 @@ def start_default_socket(runtime: Path, timeout: float = 15.0, args: tuple[str, 
         time.sleep(0.02)
     process.kill()
     process.wait()
-    raise AssertionError("navd neither listened nor exited in time")
+    raise AssertionError(f"navd neither listened nor exited within {timeout} s")
 
 
 def stop(process):
