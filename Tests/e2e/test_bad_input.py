@@ -24,7 +24,7 @@ import time
 import jsonpatch
 import pytest
 
-from navd_fixture import Navd, VarlinkConnection, encode_call, raw_exchange, run_in_child
+from navd_fixture import DEFAULT_TIMEOUT, Navd, VarlinkConnection, encode_call, raw_exchange, run_in_child
 from workload import Follower
 
 MIB = 1 << 20
@@ -80,11 +80,11 @@ class Guard:
         of them, then for a marker line logged after them (a call of this process that navd
         rejects), so a further line for `pid`, had there been one, is in the log by then.
         No sleep: a slow navd makes this wait longer, never pass wrongly."""
-        self.navd.wait_for_log(rf"connection closed: .*\bpid={pid}\b", count=expected, after=self.log_mark, timeout=5)
+        self.navd.wait_for_log(rf"connection closed: .*\bpid={pid}\b", count=expected, after=self.log_mark)
         # On the bystander's connection: a new one might be over a connection limit.
         self.bystander.call_raw("io.navd.GetState", {"scene": "no-such-scene-marker"})
         assert self.navd.wait_for_log(rf"no-such-scene-marker.*\bpid={os.getpid()}\b|\bpid={os.getpid()}\b.*no-such-scene-marker",
-                                      after=self.log_mark, timeout=5), "the marker call was never logged"
+                                      after=self.log_mark), "the marker call was never logged"
         return [line for line in self.navd.log_lines()[self.log_mark:]
                 if "connection closed" in line and re.search(rf"\bpid={pid}\b", line)]
 
@@ -410,7 +410,7 @@ def test_client_disconnects_before_its_reply(navd, tmp_path):
     guard.assert_logged_once(pid, r"peer closed|I/O error")
     assert navd.alive()
     with navd.connect() as connection:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + DEFAULT_TIMEOUT
         while True:
             try:
                 reply = connection.call("io.navd.GetState", {"scene": scene})
@@ -461,7 +461,7 @@ def test_client_disconnects_mid_stream(navd):
         lines = guard.closes_logged(pid, expected=2)
         assert len(lines) == 2 and all("peer closed" in line for line in lines), lines  # two connections
         # The subscription and the watch are gone: the scene has no subscribers left.
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + DEFAULT_TIMEOUT
         while True:
             scenes = {s["name"]: s for s in writer.call("io.navd.ListScenes")["scenes"]}
             if scenes[scene]["subscribers"] == 0:
@@ -589,7 +589,7 @@ def test_thousands_of_idle_connections_and_a_new_client_is_served(navd):
             asked = time.monotonic()
             info = client.call("io.navd.GetServerInfo", timeout=5)
             assert time.monotonic() - asked < 2.0
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + DEFAULT_TIMEOUT
             while info["connections"] < count + 1 and time.monotonic() < deadline:
                 time.sleep(0.05)
                 info = client.call("io.navd.GetServerInfo", timeout=5)
@@ -608,7 +608,7 @@ def test_thousands_of_idle_connections_and_a_new_client_is_served(navd):
         for sock in idle:
             sock.close()
     with navd.connect() as client:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + DEFAULT_TIMEOUT
         while client.call("io.navd.GetServerInfo")["connections"] > 10:
             assert time.monotonic() < deadline, "navd did not notice the idle connections closing"
             time.sleep(0.05)
@@ -642,7 +642,7 @@ def test_past_the_connection_limit_a_client_gets_limit_exceeded():
                 connection.call("io.navd.GetServerInfo", timeout=5)
             # Free one slot: a new client is served again.
             held.pop().close()
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + DEFAULT_TIMEOUT
             while True:
                 with small.connect(timeout=5) as connection:
                     reply = connection.call_raw("io.navd.GetState", {"scene": "main"}, timeout=5)

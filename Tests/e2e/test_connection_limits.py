@@ -10,7 +10,7 @@ import socket
 import stat
 import time
 
-from navd_fixture import ConnectionClosed, Navd, ReplyTimeout, navd_binary
+from navd_fixture import DEFAULT_TIMEOUT, ConnectionClosed, Navd, ReplyTimeout, navd_binary
 
 PUSH = [{"op": "push", "item": {"id": "home", "title": "Home"}}]
 
@@ -53,7 +53,7 @@ def test_stalled_subscriber_is_disconnected_without_further_updates():
             with navd.connect() as writer:
                 writer.call("io.navd.Mutate", {"scene": "stall", "ops": PUSH})
                 stalled.sendall(b'{"method":"io.navd.Subscribe","parameters":{"scene":"stall"},"more":true}\0')
-                deadline = time.monotonic() + 10
+                deadline = time.monotonic() + DEFAULT_TIMEOUT
                 while subscribers_of(writer, "stall") != 1 and time.monotonic() < deadline:
                     time.sleep(0.01)
                 assert subscribers_of(writer, "stall") == 1
@@ -69,7 +69,7 @@ def test_stalled_subscriber_is_disconnected_without_further_updates():
                 silent_since = time.monotonic()
                 assert navd.wait_for_log(r"stall timeout", timeout=10), navd.log()
                 assert time.monotonic() - silent_since < 5
-                deadline = time.monotonic() + 5
+                deadline = time.monotonic() + DEFAULT_TIMEOUT
                 while subscribers_of(writer, "stall") != 0 and time.monotonic() < deadline:
                     time.sleep(0.01)
                 assert subscribers_of(writer, "stall") == 0

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from navd_fixture import VarlinkError, encode_call, protocol_file
+from navd_fixture import DEFAULT_TIMEOUT, VarlinkError, encode_call, protocol_file
 
 MAIL = [
     {"op": "defineBarButtonItem", "barButtonItem": {"id": "edit", "systemItem": "edit"}},
@@ -350,7 +350,7 @@ def test_server_info_counts(navd, fresh_scene):
                 watcher.send("io.navd.Subscribe", {"scene": fresh_scene}, more=True)
                 watcher.recv()
             watchers[2].send("io.navd.WatchActions", {"scene": fresh_scene}, more=True)
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + DEFAULT_TIMEOUT
             while True:
                 info = connection.call("io.navd.GetServerInfo")
                 if info["subscribers"] >= before["subscribers"] + 3:

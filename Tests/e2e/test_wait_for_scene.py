@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from navd_fixture import Navd, VarlinkConnection, VarlinkError, seed_from_env
+from navd_fixture import DEFAULT_TIMEOUT, Navd, VarlinkConnection, VarlinkError, seed_from_env
 from workload import Follower, OpGenerator, fetch_document
 
 REPO = Path(__file__).resolve().parents[2]
@@ -185,7 +185,7 @@ def test_9_21_seeded_churn_of_waiting_subscribers_leaves_nothing():
             else:
                 connection.close()
         # Bounded wait for the count to return (closes are processed asynchronously).
-        wait_until = time.monotonic() + 10
+        wait_until = time.monotonic() + DEFAULT_TIMEOUT
         while True:
             info = observer.call("io.navd.GetServerInfo")
             if info["subscribers"] == before["subscribers"] or time.monotonic() > wait_until:
