@@ -26,10 +26,11 @@ final class RunningNavd: Sendable {
   let extraArguments: [String]
   private let current = Mutex<ProcessHandle?>(nil)
 
-  /// How long navd may take to print its listening line.
-  static let startTimeout: Duration = .seconds(10)
-  /// How long navd may take to exit after SIGTERM before it is killed.
-  static let stopTimeout: Duration = .seconds(5)
+  /// How long navd may take to print its listening line: an upper bound, generous because a
+  /// debug navd on a loaded 2-core CI machine can take seconds to start.
+  static let startTimeout: Duration = .seconds(60)
+  /// How long navd may take to exit after SIGTERM before it is killed (an upper bound too).
+  static let stopTimeout: Duration = .seconds(30)
 
   private init(directory: String, extraArguments: [String]) {
     self.directory = directory

@@ -18,7 +18,7 @@ final class TestClient {
   let fd: Int32
   private var decoder = VarlinkFrameDecoder(maxFrameBytes: 64 << 20)
 
-  init(path: String, timeoutMilliseconds: Int32 = 5000, receiveBuffer: Int32 = 0) throws {
+  init(path: String, timeoutMilliseconds: Int32 = 30_000, receiveBuffer: Int32 = 0) throws {
     fd = cnav_unix_stream_socket(0)
     guard fd >= 0 else { throw Failure(description: "socket: errno \(cnav_errno())") }
     if receiveBuffer > 0 { _ = cnav_set_buffer_sizes(fd, 0, receiveBuffer) }
@@ -82,7 +82,7 @@ final class TestClient {
 }
 
 /// Waits up to `timeout` for `condition`, polling; for effects on other threads.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
+func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {
     if condition() { return true }

@@ -41,7 +41,7 @@ final class TestServer {
     try server.start()
   }
 
-  func client(timeoutMilliseconds: Int32 = 5000) throws -> TestClient {
+  func client(timeoutMilliseconds: Int32 = 30_000) throws -> TestClient {
     try TestClient(path: path, timeoutMilliseconds: timeoutMilliseconds)
   }
 
