@@ -117,7 +117,7 @@ class Navd:
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    def stop(self, timeout: float = 5.0) -> int | None:
+    def stop(self, timeout: float = DEFAULT_TIMEOUT) -> int | None:
         """SIGTERM by pid, SIGKILL if it does not exit in time. Returns the exit code."""
         if self.process is None:
             return None

@@ -397,7 +397,7 @@ def start_default_socket(runtime: Path, timeout: float = START_TIMEOUT, args: tu
 def stop(process):
     if process.poll() is None:
         process.terminate()
-        process.wait(10)
+        process.wait(DEFAULT_TIMEOUT)
 
 
 @pytest.fixture

@@ -494,7 +494,7 @@ def test_subscriber_that_never_reads_is_coalesced_and_memory_stays_bounded(navd)
         sleeper.sendall(encode_call("io.navd.Subscribe", {"scene": scene, "view": "state"}, more=True))
         follower = Follower(navd.socket_path, scene, "state", name="reader")
         follower.start()
-        assert follower.subscribed.wait(10)
+        assert follower.subscribed.wait(DEFAULT_TIMEOUT)
         time.sleep(0.2)
         rss_before = navd.rss_kib()
 

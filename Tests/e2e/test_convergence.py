@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 
-from navd_fixture import Navd, VarlinkConnection, encode_call, seed_from_env
+from navd_fixture import DEFAULT_TIMEOUT, Navd, VarlinkConnection, encode_call, seed_from_env
 from workload import Follower, OpGenerator, fetch_document
 
 K_WRITERS = 8
@@ -258,7 +258,7 @@ def test_convergence(navd, fresh_scene, seed):
         for follower in followers:
             follower.start()
         for follower in followers:
-            assert follower.subscribed.wait(10), f"{follower.name}: no snapshot"
+            assert follower.subscribed.wait(DEFAULT_TIMEOUT), f"{follower.name}: no snapshot"
 
         threads = [threading.Thread(target=run_writer, args=(i, seed, navd.socket_path, scene, shared, deadline),
                                     daemon=True) for i in range(K_WRITERS)]
@@ -275,7 +275,7 @@ def test_convergence(navd, fresh_scene, seed):
             time.sleep(0.005)
         resume_from = resumer.version
         resumer.resume_requested.set()
-        assert resumer.resumed.wait(10), "the resuming subscriber did not reconnect"
+        assert resumer.resumed.wait(DEFAULT_TIMEOUT), "the resuming subscriber did not reconnect"
 
         for thread in threads:
             thread.join(max(1.0, deadline - time.monotonic()))

@@ -16,7 +16,7 @@ import random
 import threading
 import time
 
-from navd_fixture import VarlinkConnection, VarlinkError, seed_from_env
+from navd_fixture import DEFAULT_TIMEOUT, VarlinkConnection, VarlinkError, seed_from_env
 from workload import Follower, OpGenerator, fetch_document
 
 WRITERS = 4
@@ -42,7 +42,7 @@ def test_fanout_four_writers_three_subscribers_jsonpatch(navd, fresh_scene):
     for follower in followers:
         follower.start()
     for follower in followers:
-        assert follower.subscribed.wait(10), f"{follower.name}: no snapshot ({follower.problems}, {follower.error})"
+        assert follower.subscribed.wait(DEFAULT_TIMEOUT), f"{follower.name}: no snapshot ({follower.problems}, {follower.error})"
 
     outcomes: collections.Counter = collections.Counter()
     acked_versions: list[int] = []

@@ -70,7 +70,7 @@ def test_9_21_subscribers_first_then_writer_converges(navd, fresh_scene):
         for follower in followers:
             follower.start()
         for follower in followers:
-            assert follower.subscribed.wait(10), f"{follower.name}: no snapshot ({follower.problems}, {follower.error})"
+            assert follower.subscribed.wait(DEFAULT_TIMEOUT), f"{follower.name}: no snapshot ({follower.problems}, {follower.error})"
             assert follower.record.snapshot_version == 0
         # Waiting created nothing visible.
         assert scene not in scene_names(reader)
