@@ -20,7 +20,7 @@ struct ActionsTests {
       let actions = StreamReader(app.actions(), name: "actions()")
       let first = Task { try await actions.next() }
       // WatchActions is sent when the reader first pulls; activate until navd counts the watcher.
-      let result = try await withTimeout(.seconds(60), "navd to count the WatchActions watcher") {
+      let result = try await withTimeout(.seconds(120), "navd to count the WatchActions watcher") {
         while true {
           let result = try await frontEnd.activate(item: "compose")
           if result.watchers > 0 { return result }
