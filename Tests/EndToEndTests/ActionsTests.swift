@@ -3,7 +3,7 @@ import NavModel
 import Testing
 
 /// `NavClient.actions()` and `activate` against a real navd.
-@Suite("Activations against a real navd", .timeLimit(.minutes(3)))
+@Suite("Activations against a real navd", .timeLimit(.minutes(10)))
 struct ActionsTests {
   @Test("activate delivers the item's action to actions() and an activate event to updates()")
   func activationIsDelivered() async throws {
@@ -20,7 +20,7 @@ struct ActionsTests {
       let actions = StreamReader(app.actions(), name: "actions()")
       let first = Task { try await actions.next() }
       // WatchActions is sent when the reader first pulls; activate until navd counts the watcher.
-      let result = try await withTimeout(.seconds(120), "navd to count the WatchActions watcher") {
+      let result = try await withTimeout(.seconds(300), "navd to count the WatchActions watcher") {
         while true {
           let result = try await frontEnd.activate(item: "compose")
           if result.watchers > 0 { return result }

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// Concurrent edits against a real navd (issue 5, "Proof"; CONFLICTS.md C1, §7, §8).
-@Suite("Concurrent edits against a real navd", .timeLimit(.minutes(3)))
+@Suite("Concurrent edits against a real navd", .timeLimit(.minutes(10)))
 struct ConflictTests {
   static let titleField = "navigationItem/inbox/title"
 

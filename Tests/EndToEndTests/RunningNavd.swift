@@ -28,7 +28,7 @@ final class RunningNavd: Sendable {
 
   /// How long navd may take to print its listening line: an upper bound, generous because a
   /// debug navd on a loaded 2-core CI machine can take seconds to start.
-  static let startTimeout: Duration = .seconds(120)
+  static let startTimeout: Duration = .seconds(300)
   /// How long navd may take to exit after SIGTERM before it is killed (an upper bound too).
   static let stopTimeout: Duration = .seconds(30)
 

@@ -3,7 +3,7 @@ import NavModel
 import Testing
 
 /// A `NavClient` of `navd`; every plain call is bounded by `timeout`.
-func makeClient(_ navd: RunningNavd, clientId: String? = nil, timeout: Duration = .seconds(120)) -> NavClient {
+func makeClient(_ navd: RunningNavd, clientId: String? = nil, timeout: Duration = .seconds(300)) -> NavClient {
   NavClient(socketPath: navd.socketPath, clientId: clientId, timeout: timeout)
 }
 

@@ -15,7 +15,7 @@ struct ViewCase: Sendable, CustomTestStringConvertible {
 }
 
 /// `NavClient.updates` against a real navd: documents, reconnection, resumption (issue 3, "Tests").
-@Suite("NavClient updates against a real navd", .timeLimit(.minutes(3)))
+@Suite("NavClient updates against a real navd", .timeLimit(.minutes(10)))
 struct UpdatesTests {
   @Test(
     "updates yields a snapshot, then one update per version equal to the plain read",

@@ -3,7 +3,7 @@ import NavModel
 import Testing
 
 /// `NavClient.updates(waitForScene:)` against a real navd (PROTOCOL.md §9.21).
-@Suite("NavClient waits for a scene", .timeLimit(.minutes(3)))
+@Suite("NavClient waits for a scene", .timeLimit(.minutes(10)))
 struct WaitForSceneClientTests {
   @Test("§9.21 updates(waitForScene: true) starts empty at version 0 and follows the scene once it is created")
   func followsCreation() async throws {
