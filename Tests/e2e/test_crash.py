@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import jsonpatch
 
-from navd_fixture import ConnectionClosed, Navd, ReplyTimeout, VarlinkConnection, seed_from_env
+from navd_fixture import DEFAULT_TIMEOUT, ConnectionClosed, Navd, ReplyTimeout, VarlinkConnection, seed_from_env
 
 LONG = bool(os.environ.get("NAVD_LONG"))
 KILLS = 100 if LONG else 20
@@ -107,7 +107,7 @@ class ResumingFollower:
         self.kinds: list[str] = []
 
     def follow(self, socket_path: str, stop: threading.Event, until_version: int | None = None,
-               deadline: float = 15.0) -> None:
+               deadline: float = DEFAULT_TIMEOUT) -> None:
         parameters = {"scene": self.scene, "view": "state"}
         self.phase = "resumed" if self.version is not None else "live"
         if self.version is not None:
@@ -217,7 +217,7 @@ def test_kill_at_random_moments_loses_nothing_acknowledged():
             navd.process.wait(10)
             stop.set()
             for thread in threads:
-                thread.join(15)
+                thread.join(DEFAULT_TIMEOUT)
                 assert not thread.is_alive(), "a writer or follower did not stop after the kill"
             problems += [f"cycle {cycle}: {error}" for log in logs for error in log.errors]
 
