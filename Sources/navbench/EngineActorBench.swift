@@ -1,0 +1,53 @@
+import NavEngine
+import NavModel
+
+/// `navbench --engine`, second figure: the same title changes through a
+/// `SceneEngine` (conflict checks, op log, publish, subscriber queue) with
+/// one layout subscriber pulled after every mutation, still in process.
+struct EngineActorBench {
+  let mutations: Int
+  let seconds: Double
+  let measurements: Measurements
+
+  func run() async throws {
+    for scene in EngineScene.allCases { try await measure(scene) }
+  }
+
+  private func measure(_ scene: EngineScene) async throws {
+    let engine = Engine()
+    let sceneEngine = try engine.sceneCreating("bench")
+    let setup = try Op.list(json: try JSONParser.parse(scene.setupOps))
+    guard case .success = await sceneEngine.mutate(MutationRequest(ops: setup, client: "bench")) else {
+      throw BenchConnection.Failure(description: "the engine refused the \(scene.rawValue) scene's set-up ops")
+    }
+    let subscriber = Subscriber(
+      id: 1, queueLimit: 1 << 20, stallSeconds: 3600,
+      frame: { parameters, out in
+        out += Array(#"{"continues":true,"parameters":"#.utf8)
+        out += parameters
+        out += [UInt8(ascii: "}"), 0]
+      }, wake: {}, disconnect: { _ in })
+    try await sceneEngine.subscribe(subscriber, view: .layout(LayoutMetrics(width: 375)), sinceVersion: nil)
+    _ = subscriber.pull()
+    let frames = (0..<1024).map(EngineScene.retitle)
+    let deadline = Deadline(seconds: seconds)
+    var bytes = 0
+    var done = 0
+    let start = nowNanoseconds()
+    while done < mutations, done % 1024 != 0 || !deadline.passed {
+      let parameters = try JSONParser.parse(frames[done % 1024])
+      let ops = try Op.list(json: parameters["ops"] ?? .null)
+      guard case .success = await sceneEngine.mutate(MutationRequest(ops: ops, client: "bench")) else {
+        throw BenchConnection.Failure(description: "the engine refused title change \(done)")
+      }
+      bytes += subscriber.pull().count
+      done += 1
+    }
+    let elapsed = Double(nowNanoseconds() - start) / 1e9
+    precondition(bytes > 0, "the subscriber received no update")
+    measurements.record(
+      "engine.actor.\(scene.rawValue).rate",
+      "engine: title changes per second through SceneEngine + 1 subscriber, \(scene.label)", "/s",
+      Double(done) / elapsed)
+  }
+}
