@@ -103,8 +103,20 @@ navbench=.build/release/navbench
 # 10,000 subscribers need 10,000 descriptors in the client and in each server.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
+# Options this navd may or may not have yet: use each only when its --help names it.
+navd_help="$("$navd" --help)"
+navd_has() { grep -q -- "$1" <<<"$navd_help"; }
 navd_has_state_dir=0
-"$navd" --help | grep -q -- '--state-dir' && navd_has_state_dir=1
+navd_has --state-dir && navd_has_state_dir=1
+navd_options=(--max-connections 10100)
+# A private, empty configuration: /etc/navd/navd.conf must not change what is measured.
+startup_options=()
+if navd_has --config; then
+  : >"$work/navd.conf"
+  navd_options+=(--config "$work/navd.conf")
+  startup_options=(--navd-arg --config --navd-arg "$work/navd.conf")
+fi
+navd_has --max-subscribers-per-scene && navd_options+=(--max-subscribers-per-scene 10100)
 
 if [ "$quick" -eq 1 ]; then
   sizes=(--iterations 1000 --seconds 5 --fanout-messages 2000 --many 1000 --many-rounds 5)
@@ -132,7 +144,7 @@ start_server() {  # navd|redis, round
   rm -rf "$work/server"
   mkdir -p "$work/server"
   if [ "$1" = navd ]; then
-    local args=(--socket "$work/server/navd.sock" --max-connections 10100)
+    local args=(--socket "$work/server/navd.sock" "${navd_options[@]}")
     [ "$navd_has_state_dir" -eq 1 ] && args+=(--state-dir "$work/server/state")
     "$navd" "${args[@]}" >"$work/server/navd.log" 2>&1 &
     server_pid=$!
@@ -195,10 +207,10 @@ for round in $(seq "$rounds"); do
       --memory-seconds 600 "${extra[@]}"
     stop_server
     if [ "$server" = navd ]; then
-      bounded 600 "$work/navd.log" "$navbench" --startup "$navd" --runs "$startup_runs" --tsv "$work/part.tsv"
+      bounded 600 "$work/navd.log" "$navbench" --startup "$navd" "${startup_options[@]}" --runs "$startup_runs" --tsv "$work/part.tsv"
       cat "$work/part.tsv" >>"$results"
       if [ "$navd_has_state_dir" -eq 1 ] && [ "$round" -eq 1 ]; then
-        bounded 1200 "$work/navd.log" "$navbench" --startup "$navd" --runs "$startup_runs" --state-scenes 100 \
+        bounded 1200 "$work/navd.log" "$navbench" --startup "$navd" "${startup_options[@]}" --runs "$startup_runs" --state-scenes 100 \
           --state-versions "$state_versions" --memory-seconds 900 --tsv "$work/part.tsv"
         grep '^startup\.state' "$work/part.tsv" >>"$results" || true
       fi

@@ -25,6 +25,7 @@ struct Options {
   var startupRuns = 20
   var startupStateScenes = 0
   var startupStateVersions = 1_000_000
+  var navdArguments: [String] = []
 
   static let usage = """
     Usage: navbench [--socket PATH] [--resp] [OPTIONS]     measure a running navd (or Redis)
@@ -68,6 +69,7 @@ struct Options {
       --runs N                 --startup: starts timed (default 20)
       --state-scenes N         --startup: also time a start with N stored scenes (needs --state-dir)
       --state-versions N       --startup: versions stored on the first scene (default 1000000)
+      --navd-arg ARG           --startup: one more argument for navd (repeat for several)
       -h, --help               print this help
     """
 
@@ -161,6 +163,7 @@ struct Options {
       case "--memory-seconds": options.settings.memorySeconds = try seconds(argument)
       case "--mutations": options.engineMutations = try count(argument)
       case "--runs": options.startupRuns = try count(argument)
+      case "--navd-arg": options.navdArguments.append(try value(argument))
       case "--state-scenes": options.startupStateScenes = try count(argument, allowZero: true)
       case "--state-versions": options.startupStateVersions = try count(argument)
       case "-h", "--help": options.mode = .help

@@ -4,6 +4,8 @@ import Foundation
 /// socket, with no state and (when navd has `--state-dir`) with stored state.
 struct StartupBench {
   let binary: String
+  /// Given to every navd after `--socket` (and `--state-dir`).
+  let extraArguments: [String]
   let runs: Int
   let measurements: Measurements
   /// Scenes and versions stored before timing start-up with state (0 scenes skips it).
@@ -17,9 +19,10 @@ struct StartupBench {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let socket = directory + "/navd.sock"
     try measure(
-      key: "startup.empty", label: "navd start-up to a served socket, no state", arguments: ["--socket", socket])
+      key: "startup.empty", label: "navd start-up to a served socket, no state",
+      arguments: ["--socket", socket] + extraArguments)
     guard stateScenes > 0 else { return }
-    let stateArguments = ["--socket", socket, "--state-dir", directory + "/state"]
+    let stateArguments = ["--socket", socket, "--state-dir", directory + "/state"] + extraArguments
     let stored = try populate(arguments: stateArguments, socket: socket)
     try measure(
       key: "startup.state",

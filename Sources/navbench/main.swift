@@ -50,7 +50,8 @@ do {
   case .startup(let binary):
     print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
     try StartupBench(
-      binary: binary, runs: options.startupRuns, measurements: measurements, stateScenes: options.startupStateScenes,
+      binary: binary, extraArguments: options.navdArguments, runs: options.startupRuns, measurements: measurements,
+      stateScenes: options.startupStateScenes,
       stateVersions: options.startupStateVersions, populateSeconds: options.settings.memorySeconds,
       window: options.settings.window
     ).run()
