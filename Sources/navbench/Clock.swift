@@ -7,6 +7,14 @@ func nowNanoseconds() -> UInt64 {
   return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
+/// Nanoseconds of CPU time this process has used (all threads): what a
+/// loop costs on a core, whatever else the machine is running.
+func processCPUNanoseconds() -> UInt64 {
+  var spec = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+  return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
 /// The moment a bounded loop gives up: every loop in navbench is bounded in
 /// count and in time, so a stuck server ends a run instead of hanging it.
 struct Deadline {

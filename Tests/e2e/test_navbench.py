@@ -109,8 +109,8 @@ def test_engine_mode_reports_both_scenes():
     done = run_navbench("--engine", "--mutations", "300", "--seconds", "10")
     assert done.returncode == 0, done.stderr
     for label in ["one screen, title only", "3 screens, 5 bar items, 32 toolbar items"]:
-        assert f"| engine: title changes per second, {label} |" in done.stdout
-        assert f"| engine: title changes per second through SceneEngine + 1 subscriber, {label} |" in done.stdout
+        assert f"| engine: title changes per CPU second, {label} |" in done.stdout
+        assert f"| engine: title changes per CPU second through SceneEngine + 1 subscriber, {label} |" in done.stdout
 
 
 def test_startup_mode_times_a_served_socket(tmp_path):
