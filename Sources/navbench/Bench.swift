@@ -56,6 +56,16 @@ struct Bench {
     return bytes / 1_048_576
   }
 
+  /// The server's CPU time in seconds so far (nil when /proc cannot tell).
+  func serverCPUSeconds() -> Double? { pid.flatMap(ProcessStats.cpuSeconds) }
+
+  /// Records the server's CPU time per message since `before`: robust where
+  /// wall-clock latency is not, on a machine busy with other work.
+  func recordServerCPU(_ key: String, _ label: String, since before: Double?, messages: Int) {
+    guard let before, let after = serverCPUSeconds(), messages > 0 else { return }
+    measurements.record(key, label, "µs", (after - before) / Double(messages) * 1e6)
+  }
+
   func idleMemory() {
     measurements.record("rss.idle", "server RSS before any load", "MiB", residentMiB())
   }

@@ -16,6 +16,7 @@ extension Bench {
     var firsts: [UInt64] = []
     var lasts: [UInt64] = []
     var round = 0
+    var cpuBefore = warmUp == 0 ? serverCPUSeconds() : nil
     while round < rounds + warmUp, !deadline.passed {
       let start = nowNanoseconds()
       try writer.send(target.publishFrame(channel: channel, sequence: round))
@@ -31,11 +32,15 @@ extension Bench {
       if round >= warmUp {
         firsts.append(arrivals.min()! - start)
         lasts.append(arrivals.max()! - start)
+      } else if round == warmUp - 1 {
+        cpuBefore = serverCPUSeconds()
       }
       round += 1
     }
     measurements.record(
       "delivery.\(count).first", "delivery to the first of \(count)", Percentiles(nanoseconds: firsts))
     measurements.record("delivery.\(count).last", "delivery to the last of \(count)", Percentiles(nanoseconds: lasts))
+    recordServerCPU(
+      "delivery.\(count).cpu", "server CPU per publish delivered to \(count)", since: cpuBefore, messages: lasts.count)
   }
 }

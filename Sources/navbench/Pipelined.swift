@@ -8,7 +8,7 @@ extension Bench {
     let writer = PipelinedWriter(
       target: target, connection: connection, channel: channel, count: settings.iterations * 4,
       window: settings.window, deadline: Deadline(seconds: settings.seconds))
-    let cpuBefore = pid.flatMap(ProcessStats.cpuSeconds)
+    let cpuBefore = serverCPUSeconds()
     let start = nowNanoseconds()
     writer.run()
     let seconds = Double(nowNanoseconds() - start) / 1e9
@@ -16,8 +16,7 @@ extension Bench {
     let count = Double(writer.acknowledged)
     measurements.record(
       "pipelined.rate", "pipelined publishes, window \(settings.window), no subscribers", "/s", count / seconds)
-    if let before = cpuBefore, let after = pid.flatMap(ProcessStats.cpuSeconds) {
-      measurements.record("pipelined.cpu", "server CPU per pipelined publish", "µs", (after - before) / count * 1e6)
-    }
+    recordServerCPU(
+      "pipelined.cpu", "server CPU per pipelined publish", since: cpuBefore, messages: writer.acknowledged)
   }
 }

@@ -10,6 +10,7 @@ extension Bench {
     var samples: [UInt64] = []
     samples.reserveCapacity(settings.iterations)
     var i = 0
+    var cpuBefore = warmUp == 0 ? serverCPUSeconds() : nil
     while i < settings.iterations + warmUp, !deadline.passed {
       let frame = target.publishFrame(channel: channel, sequence: i)
       let start = nowNanoseconds()
@@ -17,9 +18,10 @@ extension Bench {
       let ack = try connection.readMessage()
       let elapsed = nowNanoseconds() - start
       try ack.withUnsafeBytes { try target.checkAcknowledgement($0) }
-      if i >= warmUp { samples.append(elapsed) }
+      if i >= warmUp { samples.append(elapsed) } else if i == warmUp - 1 { cpuBefore = serverCPUSeconds() }
       i += 1
     }
     measurements.record("roundtrip", "round trip, no subscribers (PUBLISH / Mutate)", Percentiles(nanoseconds: samples))
+    recordServerCPU("roundtrip.cpu", "server CPU per round trip", since: cpuBefore, messages: samples.count)
   }
 }
