@@ -9,7 +9,7 @@
 # exit. Prints one markdown table of medians with navd/Redis ratios, with the
 # machine, date and commit (ready for BENCHMARKS.md).
 #
-# Usage: bench/compare.sh [--rounds N] [--quick] [--memory-mutations N]
+# Usage: bench/compare.sh [--rounds N] [--quick] [--memory-mutations N] [--memory-rounds N]
 #                         [--state-versions N] [--out FILE] [--skip-build]
 #                         [-- NAVBENCH-OPTIONS...]
 set -euo pipefail
@@ -22,6 +22,7 @@ Options:
   --rounds N             rounds, each running both servers (default 3, at least 3 for the table)
   --quick                smaller counts (a check that everything runs, ~3 minutes; not for BENCHMARKS.md)
   --memory-mutations N   publishes in the memory run (default 1000000)
+  --memory-rounds N      rounds that include the memory run (default 1: navd takes ~5 min for it)
   --state-versions N     versions stored before timing navd's start-up with state (default 1000000;
                          only when navd has --state-dir; round 1 only)
   --out FILE             also write the report to FILE
@@ -34,6 +35,7 @@ invocation="bench/compare.sh${*:+ $*}"
 rounds=3
 quick=0
 memory_mutations=1000000
+memory_rounds=1
 state_versions=1000000
 out=""
 skip_build=0
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds="${2:?--rounds needs a value}"; shift 2 ;;
     --quick) quick=1; shift ;;
     --memory-mutations) memory_mutations="${2:?--memory-mutations needs a value}"; shift 2 ;;
+    --memory-rounds) memory_rounds="${2:?--memory-rounds needs a value}"; shift 2 ;;
     --state-versions) state_versions="${2:?--state-versions needs a value}"; shift 2 ;;
     --out) out="${2:?--out needs a value}"; shift 2 ;;
     --skip-build) skip_build=1; shift ;;
@@ -202,10 +205,12 @@ for round in $(seq "$rounds"); do
     start_server "$server" "$round"
     run_navbench "$server" "$results" --scenarios "$load_scenarios" "${sizes[@]}" "${extra[@]}"
     stop_server
-    start_server "$server" "$round"
-    run_navbench "$server" "$results" --scenarios memory --memory-mutations "$memory_mutations" \
-      --memory-seconds 600 "${extra[@]}"
-    stop_server
+    if [ "$round" -le "$memory_rounds" ]; then
+      start_server "$server" "$round"
+      run_navbench "$server" "$results" --scenarios memory --memory-mutations "$memory_mutations" \
+        --memory-seconds 600 "${extra[@]}"
+      stop_server
+    fi
     if [ "$server" = navd ]; then
       bounded 600 "$work/navd.log" "$navbench" --startup "$navd" "${startup_options[@]}" --runs "$startup_runs" --tsv "$work/part.tsv"
       cat "$work/part.tsv" >>"$results"
@@ -233,13 +238,18 @@ done
 {
   echo "### navd vs Redis pub/sub: $started_at, commit $commit"
   echo
-  echo "\`$invocation\` — $rounds rounds, servers alternating, each started fresh per run;"
-  echo "medians of the rounds. Machine: $(nproc) × $cpu, $memory, $(uname -sr);"
-  echo "load average before/after: $load_before / $load_after. $(swift --version 2>/dev/null | head -1);"
-  echo "$(redis-server --version | cut -d' ' -f1-3) with \`--save '' --appendonly no\`, Unix socket."
-  [ "$navd_has_state_dir" -eq 1 ] && echo "navd with \`--state-dir\` (default durability)." \
-    || echo "navd without a state directory (this build has no \`--state-dir\`)."
-  [ "$quick" -eq 1 ] && echo "**--quick: reduced counts, not for comparison.**"
+  echo "\`$invocation\`: $rounds rounds, the servers alternating, each started fresh"
+  echo "for every run; medians of the rounds (the memory run: the first $memory_rounds;"
+  echo "start-up with stored state: the first). Machine: $(nproc) × $cpu, $memory,"
+  echo "$(uname -sr); load average before/after: $load_before / $load_after."
+  echo "$(swift --version 2>/dev/null | head -1); $(redis-server --version | cut -d' ' -f1-3),"
+  echo "\`--save '' --appendonly no\`, Unix socket."
+  if [ "$navd_has_state_dir" -eq 1 ]; then
+    echo "navd with a \`--state-dir\` (its default durability)."
+  else
+    echo "navd without a state directory (this build has no \`--state-dir\`)."
+  fi
+  [ "$quick" -eq 0 ] || echo "**--quick: reduced counts, not for comparison.**"
   echo
   echo "Latencies in µs (lower is better), rates per second (higher is better); the"
   echo "ratio is navd / Redis either way. navd publishes a Mutate changing one title"

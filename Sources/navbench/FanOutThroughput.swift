@@ -9,8 +9,11 @@ extension Bench {
     /// Versions (navd) or messages (Redis) each subscriber saw per second, averaged.
     var perSubscriberRate: Double
     var ackLatency: Percentiles
-    /// Server RSS in MiB: after subscribing, the highest seen while running, after all caught up.
+    /// Server RSS in MiB: after subscribing, once every subscriber had seen a
+    /// tenth of the messages (bounded queues and logs are full by then), the
+    /// highest seen while running, after all caught up.
     var rssBefore: Double
+    var rssAtTenth: Double
     var rssPeak: Double
     var rssAfter: Double
   }
@@ -37,9 +40,10 @@ extension Bench {
       deadline: deadline)
     let start = nowNanoseconds()
     writer.start()
-    let reached = try subscribers.pump(until: UInt64(messages), deadline: deadline) {
-      rssPeak = max(rssPeak, residentMiB())
-    }
+    let samplePeak = { rssPeak = max(rssPeak, residentMiB()) }
+    _ = try subscribers.pump(until: UInt64(max(messages / 10, 1)), deadline: deadline, tick: samplePeak)
+    let rssAtTenth = residentMiB()
+    let reached = try subscribers.pump(until: UInt64(messages), deadline: deadline, tick: samplePeak)
     let end = reached.contains { $0 == nil } ? nowNanoseconds() : reached.compactMap { $0 }.max() ?? start
     writer.join()
     if let failure = writer.failure { throw failure }
@@ -48,7 +52,7 @@ extension Bench {
     return FanOutResult(
       published: writer.acknowledged,
       perSubscriberRate: seen / Double(max(count, 1)) / (Double(end - start) / 1e9),
-      ackLatency: Percentiles(nanoseconds: writer.ackLatencies), rssBefore: rssBefore, rssPeak: max(rssPeak, rssAfter),
-      rssAfter: rssAfter)
+      ackLatency: Percentiles(nanoseconds: writer.ackLatencies), rssBefore: rssBefore, rssAtTenth: rssAtTenth,
+      rssPeak: max(rssPeak, rssAfter), rssAfter: rssAfter)
   }
 }
