@@ -126,9 +126,11 @@ if [ "$quick" -eq 1 ]; then
   memory_mutations=20000
   state_versions=20000
   startup_runs=5
+  engine_sizes=(--mutations 20000 --seconds 2)
 else
   sizes=(--iterations 5000 --seconds 20 --fanout-messages 20000 --many 10000 --many-rounds 20)
   startup_runs=20
+  engine_sizes=(--mutations 500000 --seconds 5)
 fi
 load_scenarios=idle,many,roundtrip,pipelined,delivery,fanout
 
@@ -212,6 +214,8 @@ for round in $(seq "$rounds"); do
       stop_server
     fi
     if [ "$server" = navd ]; then
+      bounded 600 "$work/navd.log" "$navbench" --engine "${engine_sizes[@]}" --tsv "$work/part.tsv"
+      cp "$work/part.tsv" "$work/engine-$round.tsv"
       bounded 600 "$work/navd.log" "$navbench" --startup "$navd" "${startup_options[@]}" --runs "$startup_runs" --tsv "$work/part.tsv"
       cat "$work/part.tsv" >>"$results"
       if [ "$navd_has_state_dir" -eq 1 ] && [ "$round" -eq 1 ]; then
@@ -231,9 +235,11 @@ cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 memory="$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
 navd_files=()
 redis_files=()
+engine_files=()
 for round in $(seq "$rounds"); do
   navd_files+=("$work/navd-$round.tsv")
   redis_files+=("$work/redis-$round.tsv")
+  engine_files+=("$work/engine-$round.tsv")
 done
 {
   echo "### navd vs Redis pub/sub: $started_at, commit $commit"
@@ -256,5 +262,9 @@ done
   echo "(200-byte parameters) to layout subscribers; Redis a 200-byte PUBLISH."
   echo
   "$navbench" report --navd "${navd_files[@]}" --redis "${redis_files[@]}"
+  echo
+  echo "The engine in process (\`navbench --engine\`, no sockets; per second of CPU time), medians:"
+  echo
+  "$navbench" report --navd "${engine_files[@]}"
 } | tee "$work/report.md"
 [ -z "$out" ] || cp "$work/report.md" "$out"

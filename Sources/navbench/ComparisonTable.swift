@@ -27,7 +27,8 @@ struct ComparisonTable {
     navbench.median(rounds.compactMap { round in round.first { $0.key == key }?.value })
   }
 
-  /// The table, rows in the order navd's first round produced them (Redis-only rows last).
+  /// The table, rows in the order navd's first round produced them (Redis-only rows last);
+  /// without Redis rounds, navd's medians alone (the engine benchmark has no Redis side).
   var markdown: String {
     var keys: [String] = []
     var rows: [String: Measurement] = [:]
@@ -35,20 +36,27 @@ struct ComparisonTable {
       keys.append(measurement.key)
       rows[measurement.key] = measurement
     }
-    var lines = [
-      "| measurement | unit | Redis | navd | navd / Redis |",
-      "|---|---|---|---|---|",
-    ]
+    let compared = !redis.isEmpty
+    var lines =
+      compared
+      ? ["| measurement | unit | Redis | navd | navd / Redis |", "|---|---|---|---|---|"]
+      : ["| measurement | unit | navd |", "|---|---|---|"]
     for key in keys {
       let row = rows[key]!
-      let decimals = Measurements.decimals(row.unit)
-      let r = Self.median(key, in: redis)
       let n = Self.median(key, in: navd)
+      guard compared else {
+        lines.append("| \(row.label) | \(row.unit) | \(Self.cell(n, row.unit)) |")
+        continue
+      }
+      let r = Self.median(key, in: redis)
       let ratio = r.isFinite && n.isFinite && r != 0 ? format(n / r, decimals: 2) : "–"
-      lines.append(
-        "| \(row.label) | \(row.unit) | \(r.isNaN ? "–" : format(r, decimals: decimals)) | \(n.isNaN ? "–" : format(n, decimals: decimals)) | \(ratio) |"
-      )
+      lines.append("| \(row.label) | \(row.unit) | \(Self.cell(r, row.unit)) | \(Self.cell(n, row.unit)) | \(ratio) |")
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// A median for the table; a dash where a server has no such row.
+  static func cell(_ value: Double, _ unit: String) -> String {
+    value.isNaN ? "–" : format(value, decimals: Measurements.decimals(unit))
   }
 }

@@ -42,6 +42,9 @@ struct StatisticsTests {
     ).markdown
     #expect(table.contains("| round trip p50 | µs | 25.0 | 70.0 | 2.80 |"))
     #expect(table.contains("| start-up | ms | – | 6.00 | – |"))
+    let alone = ComparisonTable(navd: [round(70), round(90), round(60)], redis: []).markdown
+    #expect(alone.hasPrefix("| measurement | unit | navd |"))
+    #expect(alone.contains("| round trip p50 | µs | 70.0 |"))
   }
 
   @Test("bad options name the option and the value")
