@@ -21,12 +21,12 @@ struct EngineActorBench {
       throw BenchConnection.Failure(description: "the engine refused the \(scene.rawValue) scene's set-up ops")
     }
     let subscriber = Subscriber(
-      id: 1, queueLimit: 1 << 20, stallSeconds: 3600,
+      id: 1, queueLimit: 1 << 20,
       frame: { parameters, out in
         out += Array(#"{"continues":true,"parameters":"#.utf8)
         out += parameters
         out += [UInt8(ascii: "}"), 0]
-      }, wake: {}, disconnect: { _ in })
+      }, wake: {})
     try await sceneEngine.subscribe(subscriber, view: .layout(LayoutMetrics(width: 375)), sinceVersion: nil)
     _ = subscriber.pull()
     let frames = (0..<1024).map(EngineScene.retitle)
