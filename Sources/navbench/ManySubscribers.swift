@@ -25,8 +25,9 @@ extension Bench {
     let deadline = Deadline(seconds: settings.seconds)
     var firsts: [UInt64] = []
     var lasts: [UInt64] = []
+    let warmUp = max(1, settings.manyRounds / 10)
     var round = 0
-    while round < settings.manyRounds, !deadline.passed {
+    while round < settings.manyRounds + warmUp, !deadline.passed {
       let start = nowNanoseconds()
       try writer.send(target.publishFrame(channel: channel, sequence: round))
       let reached = try subscribers.pump(until: UInt64(round + 1), deadline: Deadline(seconds: Self.roundSeconds))
@@ -38,8 +39,10 @@ extension Bench {
       }
       let ack = try writer.readMessage()
       try ack.withUnsafeBytes { try target.checkAcknowledgement($0) }
-      firsts.append(arrivals.min()! - start)
-      lasts.append(arrivals.max()! - start)
+      if round >= warmUp {
+        firsts.append(arrivals.min()! - start)
+        lasts.append(arrivals.max()! - start)
+      }
       round += 1
     }
     measurements.record("many.first", "delivery to the first of \(count)", Percentiles(nanoseconds: firsts))
