@@ -1,4 +1,5 @@
 import CNavSys
+import Foundation
 import Glibc
 
 /// A server navbench starts itself (for start-up times): spawned without a
@@ -7,11 +8,12 @@ final class ServerProcess {
   let pid: pid_t
 
   /// Starts `binary` with `arguments`; returns as soon as the process exists.
-  init(binary: String, arguments: [String]) throws {
+  /// Its standard output goes to `output` (a file it creates), else /dev/null.
+  init(binary: String, arguments: [String], output: String = "/dev/null") throws {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = ([binary] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
@@ -42,9 +44,24 @@ final class ServerProcess {
     return false
   }
 
+  /// Whether `binary --help` names `option` (options a navd may not have yet).
+  static func helpMentions(_ binary: String, _ option: String) throws -> Bool {
+    let directory = try StartupBench.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let process = try ServerProcess(binary: binary, arguments: ["--help"], output: directory + "/help")
+    process.reap(within: 5)
+    let help = (try? String(contentsOfFile: directory + "/help", encoding: .utf8)) ?? ""
+    return help.contains(option)
+  }
+
   /// SIGTERM, then SIGKILL if it has not exited within `seconds`; reaps it.
   func stop(seconds: Double = 5) {
     kill(pid, SIGTERM)
+    reap(within: seconds)
+  }
+
+  /// Waits for it to exit, SIGKILLs it after `seconds`, and reaps it.
+  func reap(within seconds: Double) {
     let deadline = Deadline(seconds: seconds)
     var status: Int32 = 0
     while !deadline.passed {

@@ -18,23 +18,28 @@ struct StartupBench {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let socket = directory + "/navd.sock"
-    try measure(
-      key: "startup.empty", label: "navd start-up to a served socket, no state",
-      arguments: ["--socket", socket] + extraArguments)
+    // A navd that keeps state gets a new, empty state directory for each
+    // start (never the user's default one): "no state" is a first start.
+    let keepsState = try ServerProcess.helpMentions(binary, "--state-dir")
+    try measure(key: "startup.empty", label: "navd start-up to a served socket, no state", socket: socket) { run in
+      ["--socket", socket] + (keepsState ? ["--state-dir", directory + "/empty-\(run)"] : []) + extraArguments
+    }
     guard stateScenes > 0 else { return }
     let stateArguments = ["--socket", socket, "--state-dir", directory + "/state"] + extraArguments
     let stored = try populate(arguments: stateArguments, socket: socket)
     try measure(
       key: "startup.state",
       label: "navd start-up, \(stateScenes) scenes and \(format(Double(stored), decimals: 0)) versions stored",
-      arguments: stateArguments)
+      socket: socket
+    ) { _ in stateArguments }
   }
 
-  private func measure(key: String, label: String, arguments: [String]) throws {
-    let target = NavdTarget(socketPath: arguments[1], payloadBytes: 200)
+  private func measure(key: String, label: String, socket: String, arguments: (Int) -> [String]) throws {
+    let target = NavdTarget(socketPath: socket, payloadBytes: 200)
     var samples: [UInt64] = []
     var rss: [Double] = []
-    for _ in 0..<runs {
+    for run in 0..<runs {
+      let arguments = arguments(run)
       let start = nowNanoseconds()
       let process = try ServerProcess(binary: binary, arguments: arguments)
       defer { process.stop() }

@@ -42,3 +42,12 @@ struct TargetTests {
     #expect(throws: Never.self) { try reply.withUnsafeBytes { try target.checkAcknowledgement($0) } }
   }
 }
+
+@Suite("navbench start-up: which options a navd has")
+struct HelpTests {
+  @Test("a binary's --help output is read, bounded, and searched for the option")
+  func helpMentions() throws {
+    #expect(try ServerProcess.helpMentions("/bin/echo", "--help"))
+    #expect(try !ServerProcess.helpMentions("/bin/echo", "--state-dir"))
+  }
+}
