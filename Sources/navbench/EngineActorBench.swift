@@ -15,11 +15,11 @@ struct EngineActorBench {
 
   private func measure(_ scene: EngineScene) async throws {
     let engine = Engine()
-    let sceneEngine = try engine.sceneCreating("bench")
     let setup = try Op.list(json: try JSONParser.parse(scene.setupOps))
-    guard case .success = await sceneEngine.mutate(MutationRequest(ops: setup, client: "bench")) else {
+    guard case .success = await engine.mutate(scene: "bench", MutationRequest(ops: setup, client: "bench")) else {
       throw BenchConnection.Failure(description: "the engine refused the \(scene.rawValue) scene's set-up ops")
     }
+    let sceneEngine = try engine.scene("bench")
     let subscriber = Subscriber(
       id: 1, queueLimit: 1 << 20,
       frame: { parameters, out in
@@ -37,7 +37,7 @@ struct EngineActorBench {
     while done < mutations, done % 1024 != 0 || !deadline.passed {
       let parameters = try JSONParser.parse(frames[done % 1024])
       let ops = try Op.list(json: parameters["ops"] ?? .null)
-      guard case .success = await sceneEngine.mutate(MutationRequest(ops: ops, client: "bench")) else {
+      guard case .success = await engine.mutate(scene: "bench", MutationRequest(ops: ops, client: "bench")) else {
         throw BenchConnection.Failure(description: "the engine refused title change \(done)")
       }
       bytes += subscriber.pull().count
