@@ -1,5 +1,6 @@
 import CNavSys
 import Glibc
+import NavSystem
 
 /// A blocking Unix-socket connection for measuring, with a receive buffer
 /// that messages are read from in place: no client library in between, so
@@ -17,18 +18,22 @@ final class BenchConnection {
 
   init(socketPath: String, framing: Framing) throws {
     self.framing = framing
-    fd = cnav_unix_stream_socket(0)
-    guard fd >= 0 else { throw Failure(description: "socket(): \(String(cString: strerror(cnav_errno())))") }
-    guard cnav_connect_unix(fd, socketPath) == 0 else {
-      let error = cnav_errno()
-      close(fd)
-      throw Failure(description: "cannot connect to \(socketPath): \(String(cString: strerror(error)))")
+    do {
+      fd = try Syscall.unixStreamSocket(blocking: true)
+    } catch {
+      throw Failure(description: error.description)
+    }
+    do {
+      _ = try Syscall.connect(fd, path: socketPath)
+    } catch {
+      Syscall.close(fd)
+      throw Failure(description: "cannot connect to \(socketPath): \(String(cString: strerror(error.errno)))")
     }
     storage = .allocate(byteCount: 1 << 16, alignment: 1)
   }
 
   deinit {
-    close(fd)
+    Syscall.close(fd)
     storage.deallocate()
   }
 
@@ -42,13 +47,11 @@ final class BenchConnection {
     try bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let n = Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, CNAV_MSG_NOSIGNAL)
-        if n < 0 {
-          let error = cnav_errno()
-          if error == EINTR { continue }
-          throw Failure(description: "send(): \(String(cString: strerror(error)))")
+        let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+        guard case .done(let count) = try Syscall.send(fd, rest) else {
+          throw Failure(description: "send(): timed out (the server reads nothing)")
         }
-        offset += n
+        offset += count
       }
     }
   }
@@ -72,16 +75,11 @@ final class BenchConnection {
         storage = grown
       }
     }
-    while true {
-      let n = recv(fd, storage.baseAddress! + end, storage.count - end, 0)
-      if n > 0 {
-        end += n
-        return
-      }
-      if n == 0 { throw Failure(description: "the server closed the connection") }
-      let error = cnav_errno()
-      if error == EINTR { continue }
-      throw Failure(description: "recv(): \(String(cString: strerror(error)))")
+    let free = UnsafeMutableRawBufferPointer(rebasing: storage[end...])
+    switch try Syscall.read(fd, into: free) {
+    case .done(0): throw Failure(description: "the server closed the connection")
+    case .done(let count): end += count
+    case .wouldBlock: throw Failure(description: "read(): timed out waiting for the server")
     }
   }
 

@@ -1,4 +1,5 @@
 import NavModel
+import NavWire
 
 /// navd over Varlink: a channel is a scene, a publish is a `Mutate` that
 /// changes the title of its one screen, a subscriber follows its layout.
@@ -13,13 +14,13 @@ struct NavdTarget: PubSubTarget {
 
   func prepare(_ connection: BenchConnection, channel: String) throws {
     let ops = #"[{"op":"setStack","items":[{"id":"root","title":"Bench"}]}]"#
-    try connection.send(Self.call("Mutate", #"{"scene":"\#(channel)","ops":\#(ops)}"#))
+    try connection.send(Self.call(.mutate, #"{"scene":"\#(channel)","ops":\#(ops)}"#))
     let reply = try connection.readMessage()
     try reply.withUnsafeBytes { try checkAcknowledgement($0) }
   }
 
   func publishFrame(channel: String, sequence: Int) -> [UInt8] {
-    var frame = Array(#"{"method":"io.navd.Mutate","parameters":"#.utf8)
+    var frame = Array(#"{"method":"\#(NavMethod.mutate.qualifiedName)","parameters":"#.utf8)
     frame += Payload.parameters(channel: channel, sequence: sequence, bytes: payloadBytes)
     frame += [UInt8(ascii: "}"), 0]
     return frame
@@ -32,7 +33,7 @@ struct NavdTarget: PubSubTarget {
   }
 
   func subscribeFrame(channel: String) -> [UInt8] {
-    Self.call("Subscribe", #"{"scene":"\#(channel)","width":\#(width)}"#, more: true)
+    Self.call(.subscribe, #"{"scene":"\#(channel)","width":\#(width)}"#)
   }
 
   func subscribed(_ first: UnsafeRawBufferPointer) throws -> UInt64 {
@@ -58,7 +59,7 @@ struct NavdTarget: PubSubTarget {
 
   func serverPid() throws -> Int32 {
     let connection = try connect()
-    try connection.send(Self.call("GetServerInfo", "{}"))
+    try connection.send(Self.call(.getServerInfo, "{}"))
     let reply = try JSONParser.parse(try connection.readMessage().dropLast())
     guard let pid = reply["parameters"]?["pid"]?.numberValue else {
       throw BenchConnection.Failure(description: "GetServerInfo did not say navd's pid")
@@ -66,8 +67,10 @@ struct NavdTarget: PubSubTarget {
     return Int32(pid)
   }
 
-  /// One call frame, NUL-terminated.
-  static func call(_ method: String, _ parameters: String, more: Bool = false) -> [UInt8] {
-    Array(#"{"method":"io.navd.\#(method)","parameters":\#(parameters)\#(more ? #","more":true"# : "")}"#.utf8) + [0]
+  /// One call frame, NUL-terminated; `parameters` is JSON text (built by
+  /// hand so a publish costs the client nothing measurable).
+  static func call(_ method: NavMethod, _ parameters: String) -> [UInt8] {
+    let more = method.requiresMore ? #","more":true"# : ""
+    return Array(#"{"method":"\#(method.qualifiedName)","parameters":\#(parameters)\#(more)}"#.utf8) + [0]
   }
 }

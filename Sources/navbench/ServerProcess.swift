@@ -31,7 +31,7 @@ final class ServerProcess {
     while !deadline.passed {
       if let connection = try? target.connect() {
         connection.setTimeout(milliseconds: 5000)
-        if (try? connection.send(NavdTarget.call("GetServerInfo", "{}"))) != nil,
+        if (try? connection.send(NavdTarget.call(.getServerInfo, "{}"))) != nil,
           (try? connection.readMessage()) != nil
         {
           return true
