@@ -35,7 +35,8 @@ let package = Package(
         "NavService", "NavAccess", "NavConfig", "NavEngine", "NavStore", "NavServer", "NavWire", "NavModel",
         "NavSystemd",
       ]),
-    .executableTarget(name: "navbench", dependencies: ["NavEngine", "NavWire", "NavModel", "CNavSys", "NavSystem"]),
+    .executableTarget(
+      name: "navbench", dependencies: ["NavEngine", "NavService", "NavWire", "NavModel", "CNavSys", "NavSystem"]),
     .executableTarget(
       name: "navctl", dependencies: ["NavCtlKit", "NavClient", "NavStore", "NavWire", "NavModel", "CNavSys"]),
     .target(name: "NavTestSupport", path: "Tests/NavTestSupport"),

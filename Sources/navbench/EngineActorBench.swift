@@ -1,9 +1,11 @@
 import NavEngine
 import NavModel
+import NavService
 
 /// `navbench --engine`, second figure: the same title changes through a
 /// `SceneEngine` (conflict checks, op log, publish, subscriber queue) with
-/// one layout subscriber pulled after every mutation, still in process.
+/// one layout subscriber pulled after every mutation (framed by navd's own
+/// `WireStreamEncoder`), still in process.
 struct EngineActorBench {
   let mutations: Int
   let seconds: Double
@@ -22,11 +24,7 @@ struct EngineActorBench {
     let sceneEngine = try engine.scene("bench")
     let subscriber = Subscriber(
       id: 1, queueLimit: 1 << 20,
-      frame: { parameters, out in
-        out += Array(#"{"continues":true,"parameters":"#.utf8)
-        out += parameters
-        out += [UInt8(ascii: "}"), 0]
-      }, wake: {})
+      encoder: WireStreamEncoder(), wake: {})
     try await sceneEngine.subscribe(subscriber, view: .layout(LayoutMetrics(width: 375)), sinceVersion: nil)
     _ = subscriber.pull()
     let frames = (0..<1024).map(EngineScene.retitle)
