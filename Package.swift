@@ -35,7 +35,8 @@ let package = Package(
         "NavService", "NavAccess", "NavConfig", "NavEngine", "NavStore", "NavServer", "NavWire", "NavModel",
         "NavSystemd",
       ]),
-    .executableTarget(name: "navbench", dependencies: ["NavWire", "NavModel", "CNavSys", "NavSystem"]),
+    .executableTarget(
+      name: "navbench", dependencies: ["NavEngine", "NavService", "NavWire", "NavModel", "CNavSys", "NavSystem"]),
     .executableTarget(
       name: "navctl", dependencies: ["NavCtlKit", "NavClient", "NavStore", "NavWire", "NavModel", "CNavSys"]),
     .target(name: "NavTestSupport", path: "Tests/NavTestSupport"),
@@ -54,6 +55,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "NavServiceTests", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
+    .testTarget(name: "NavbenchTests", dependencies: ["navbench", "NavModel"]),
     .testTarget(name: "EndToEndTests", dependencies: ["NavClient", "NavModel", "NavWire"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,20 +1,23 @@
+import CNavSys
 import Glibc
-import NavModel
 import NavSystem
-import NavWire
 
-/// A blocking Varlink connection for measuring: no client library in between,
-/// so what navbench times is navd and the socket.
+/// A blocking Unix-socket connection for measuring, with a receive buffer
+/// that messages are read from in place: no client library in between, so
+/// what navbench times is the server and the socket.
 final class BenchConnection {
   let fd: Int32
-  private var buffer: [UInt8] = []
-  private var scanned = 0
+  let framing: Framing
+  private var storage: UnsafeMutableRawBufferPointer
+  private var start = 0
+  private var end = 0
 
   struct Failure: Error, CustomStringConvertible {
     var description: String
   }
 
-  init(socketPath: String) throws {
+  init(socketPath: String, framing: Framing) throws {
+    self.framing = framing
     do {
       fd = try Syscall.unixStreamSocket(blocking: true)
     } catch {
@@ -24,80 +27,88 @@ final class BenchConnection {
       _ = try Syscall.connect(fd, path: socketPath)
     } catch {
       Syscall.close(fd)
-      throw Failure(
-        description:
-          "cannot connect to \(socketPath): \(String(cString: strerror(error.errno))); start navd with `navd --socket \(socketPath)`"
-      )
+      throw Failure(description: "cannot connect to \(socketPath): \(String(cString: strerror(error.errno)))")
     }
+    storage = .allocate(byteCount: 1 << 16, alignment: 1)
   }
 
-  deinit { Syscall.close(fd) }
+  deinit {
+    Syscall.close(fd)
+    storage.deallocate()
+  }
 
-  /// Sends one call frame (or several concatenated).
+  /// Gives up on a blocking send or receive after `milliseconds`, so no read waits forever.
+  func setTimeout(milliseconds: Int32) {
+    _ = cnav_set_timeouts(fd, milliseconds)
+  }
+
+  /// Sends all of `bytes` (one message or several concatenated).
   func send(_ bytes: [UInt8]) throws {
-    var offset = 0
-    while offset < bytes.count {
-      let result = try bytes[offset...].withUnsafeBytes { raw throws(SystemCallError) in try Syscall.send(fd, raw) }
-      guard case .done(let count) = result else {
-        throw Failure(description: "send(): would block on a blocking socket")
+    try bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+        guard case .done(let count) = try Syscall.send(fd, rest) else {
+          throw Failure(description: "send(): timed out (the server reads nothing)")
+        }
+        offset += count
       }
-      offset += count
     }
   }
 
-  /// Reads until one complete frame is buffered and returns it (without the NUL).
-  func readFrame() throws -> ArraySlice<UInt8> {
-    while true {
-      if let end = buffer[scanned...].firstIndex(of: 0) {
-        let frame = buffer[scanned..<end]
-        scanned = end + 1
-        if scanned > 1 << 16 {
-          let rest = Array(buffer[scanned...])
-          buffer = rest
-          scanned = 0
-          return frame
-        }
-        return frame
+  /// Reads what the socket has, blocking until at least one byte arrives.
+  func fill() throws {
+    if start == end {
+      start = 0
+      end = 0
+    } else if storage.count - end < 1 << 14 {
+      let pending = end - start
+      if start > 0 {
+        storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: pending)
+        start = 0
+        end = pending
       }
+      if storage.count - end < 1 << 14 {
+        let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 1)
+        grown.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: end)
+        storage.deallocate()
+        storage = grown
+      }
+    }
+    let free = UnsafeMutableRawBufferPointer(rebasing: storage[end...])
+    switch try Syscall.read(fd, into: free) {
+    case .done(0): throw Failure(description: "the server closed the connection")
+    case .done(let count): end += count
+    case .wouldBlock: throw Failure(description: "read(): timed out waiting for the server")
+    }
+  }
+
+  /// Calls `body` with each complete message already buffered (valid only
+  /// during the call) and consumes it; returns how many there were. Stops
+  /// early when `body` returns false.
+  @discardableResult
+  func forEachBufferedMessage(_ body: (UnsafeRawBufferPointer) throws -> Bool) rethrows -> Int {
+    var count = 0
+    while start < end {
+      let pending = UnsafeRawBufferPointer(rebasing: storage[start..<end])
+      guard let length = framing.messageLength(pending) else { break }
+      start += length
+      count += 1
+      if try !body(UnsafeRawBufferPointer(rebasing: pending[0..<length])) { break }
+    }
+    return count
+  }
+
+  /// Reads until one complete message is buffered and returns a copy of it.
+  func readMessage() throws -> [UInt8] {
+    while true {
+      var message: [UInt8]?
+      forEachBufferedMessage { bytes in
+        message = Array(bytes)
+        return false
+      }
+      if let message { return message }
       try fill()
     }
   }
-
-  /// Whether a complete frame is already buffered.
-  var hasFrame: Bool { buffer[scanned...].contains(0) }
-
-  /// Reads what the socket has (blocking until at least one byte).
-  func fill() throws {
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    let result = try chunk.withUnsafeMutableBytes { raw throws(SystemCallError) in try Syscall.read(fd, into: raw) }
-    guard case .done(let n) = result, n > 0 else { throw Failure(description: "navd closed the connection") }
-    if scanned == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
-      scanned = 0
-    }
-    buffer.append(contentsOf: chunk[0..<n])
-  }
-
-  /// Sends a call and returns its reply's parameters; an error reply throws.
-  func call(_ method: NavMethod, _ parameters: JSONValue) throws -> JSONValue {
-    try send(Self.frame(method, parameters))
-    let reply = try JSONParser.parse(try readFrame())
-    if let error = reply["error"]?.stringValue {
-      throw Failure(description: "\(method.rawValue): \(error) \(reply["parameters"] ?? .null)")
-    }
-    return reply["parameters"] ?? .null
-  }
-
-  /// One NUL-terminated call frame of `method` (`more` for the methods that stream).
-  static func frame(_ method: NavMethod, _ parameters: JSONValue) -> [UInt8] {
-    VarlinkCall(method: method.qualifiedName, parameters: parameters.objectValue ?? [:], more: method.requiresMore)
-      .encoded()
-  }
-}
-
-/// Nanoseconds on the monotonic clock.
-func nowNanoseconds() -> UInt64 {
-  var spec = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &spec)
-  return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }

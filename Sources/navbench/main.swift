@@ -1,76 +1,65 @@
 import Foundation
-import NavWire
+import Glibc
 
-// navbench: measures a running navd over its socket and prints a table,
-// with the command line that produced it.
+// navbench: one client harness for navd (Varlink) and Redis (RESP), the
+// in-process engine benchmark, navd's start-up time, and the table that
+// compares rounds of both. Prints markdown with the command that produced it.
 
-let usage = """
-  Usage: navbench [--socket PATH] [--iterations N] [--subscribers 1,16,64,256] [--window N]
-
-  Measures a running navd: Mutate round trip (p50/p99), pipelined Mutate
-  throughput, and the latency from Mutate to the update reaching the first and
-  the last of N layout subscribers. Start navd first (`navd --socket PATH`).
-  Uses the scenes bench-rt, bench-pipe and bench-fan-N.
-
-  Options:
-    --socket PATH         navd's socket (default: as navd: $NAVD_SOCKET, $XDG_RUNTIME_DIR/navd/navd.sock, ./.navd/navd.sock)
-    --iterations N        samples per measurement (default 5000; fan-out uses N/10 rounds, at least 200)
-    --subscribers LIST    subscriber counts for fan-out (default 1,16,64,256)
-    --window N            calls in flight for the pipelined measurement (default 64)
-  """
-
-var socketPath = NavSocketPath.defaultPath(environment: ProcessInfo.processInfo.environment).path
-var iterations = 5000
-var subscriberCounts = [1, 16, 64, 256]
-var window = 64
-var arguments = CommandLine.arguments.dropFirst()
-@MainActor func value(_ option: String) -> String {
-  guard let v = arguments.popFirst() else {
-    FileHandle.standardError.write(Data("navbench: \(option) needs a value\n".utf8))
-    exit(2)
-  }
-  return v
-}
-func number(_ option: String, _ text: String) -> Int {
-  guard let n = Int(text), n > 0 else {
-    FileHandle.standardError.write(Data("navbench: \(option) takes a positive whole number, got \"\(text)\"\n".utf8))
-    exit(2)
-  }
-  return n
-}
-while let argument = arguments.popFirst() {
-  switch argument {
-  case "--socket": socketPath = value(argument)
-  case "--iterations": iterations = number(argument, value(argument))
-  case "--window": window = number(argument, value(argument))
-  case "--subscribers":
-    subscriberCounts = value(argument).split(separator: ",").map { number("--subscribers", String($0)) }
-  case "-h", "--help":
-    print(usage)
-    exit(0)
-  default:
-    FileHandle.standardError.write(Data("navbench: unknown option \(argument)\n\(usage)\n".utf8))
-    exit(2)
-  }
+func fail(_ message: String, code: Int32) -> Never {
+  FileHandle.standardError.write(Data("navbench: \(message)\n".utf8))
+  exit(code)
 }
 
-let benchmarks = Benchmarks(socketPath: socketPath, iterations: iterations)
+let options: Options
 do {
-  print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))")
-  print("socket unix:\(socketPath), \(iterations) iterations\n")
-  let roundTrip = try benchmarks.roundTrip()
-  print("| measurement | p50 µs | p99 µs | rate |")
-  print("|---|---|---|---|")
-  print("| Mutate round trip | \(format(roundTrip.p50)) | \(format(roundTrip.p99)) | |")
-  let rate = try benchmarks.pipelined(window: window)
-  print("| Mutate pipelined (window \(window)) | | | \(format(rate, decimals: 0)) /s |")
-  for count in subscriberCounts {
-    let rounds = max(200, iterations / 10)
-    let (first, last) = try benchmarks.fanOut(subscribers: count, rounds: rounds)
-    print("| Mutate → first of \(count) subscribers | \(format(first.p50)) | \(format(first.p99)) | |")
-    print("| Mutate → last of \(count) subscribers | \(format(last.p50)) | \(format(last.p99)) | |")
+  options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  fail("\(error)\nTry 'navbench --help'.", code: 2)
+}
+
+// Thousands of subscribers need thousands of descriptors: raise the soft limit to the hard one.
+var fileLimit = rlimit()
+if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit) == 0, fileLimit.rlim_cur < fileLimit.rlim_max {
+  fileLimit.rlim_cur = fileLimit.rlim_max
+  _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit)
+}
+
+let measurements = Measurements()
+do {
+  switch options.mode {
+  case .help:
+    print(Options.usage)
+    exit(0)
+  case .report(let navd, let redis):
+    print(try ComparisonTable(navdFiles: navd, redisFiles: redis).markdown)
+    exit(0)
+  case .server:
+    print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
+    let target: any PubSubTarget =
+      options.resp
+      ? RedisTarget(socketPath: options.socketPath, payloadBytes: options.settings.payloadBytes)
+      : NavdTarget(socketPath: options.socketPath, payloadBytes: options.settings.payloadBytes)
+    let pid = try? target.serverPid()
+    let bench = Bench(target: target, settings: options.settings, measurements: measurements, pid: pid)
+    try bench.run(options.scenarios)
+  case .engine:
+    print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
+    let seconds = options.settings.seconds
+    try EngineBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements).run()
+    try await EngineActorBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements).run()
+  case .startup(let binary):
+    print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
+    try StartupBench(
+      binary: binary, extraArguments: options.navdArguments, runs: options.startupRuns, measurements: measurements,
+      stateScenes: options.startupStateScenes,
+      stateVersions: options.startupStateVersions, populateSeconds: options.settings.memorySeconds,
+      window: options.settings.window
+    ).run()
   }
 } catch {
-  FileHandle.standardError.write(Data("navbench: \(error)\n".utf8))
-  exit(1)
+  if let path = options.tsvPath { try? measurements.write(toFile: path) }
+  fail("\(error)", code: 1)
+}
+if let path = options.tsvPath {
+  do { try measurements.write(toFile: path) } catch { fail("cannot write \(path): \(error)", code: 1) }
 }

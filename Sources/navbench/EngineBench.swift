@@ -1,0 +1,109 @@
+import NavModel
+
+/// `navbench --engine`: the engine's work per title change, in process, no
+/// sockets: the Mutate parameters decoded into ops, applied, the layout
+/// resolved, diffed against the previous one and the update encoded — the
+/// work navd does once per mutation for a view, whatever the subscriber count.
+///
+/// Rates are per second of this process's CPU time (one core), so a busy
+/// machine slows the run down without changing the figure much.
+struct EngineBench {
+  let mutations: Int
+  let seconds: Double
+  let measurements: Measurements
+  let metrics = LayoutMetrics(width: 375)
+  /// Title changes per batch: stages are timed per batch, not per call, so
+  /// reading the CPU clock costs nothing measurable.
+  static let batch = 1024
+
+  func run() throws {
+    for scene in EngineScene.allCases {
+      try pipeline(scene)
+      try stages(scene)
+    }
+  }
+
+  /// Mutations per CPU second through the whole pipeline, one mutation at a time.
+  private func pipeline(_ scene: EngineScene) throws {
+    let frames = (0..<Self.batch).map(EngineScene.retitle)
+    var state = try scene.initialState()
+    var document = LayoutResolver.resolve(state, metrics: metrics).json
+    var bytes = 0
+    let deadline = Deadline(seconds: seconds)
+    let start = processCPUNanoseconds()
+    var done = 0
+    while done < mutations, done % Self.batch != 0 || !deadline.passed {
+      let parameters = try JSONParser.parse(frames[done % Self.batch])
+      let ops = try Op.list(json: parameters["ops"] ?? .null)
+      let applied = try state.applying(ops)
+      state = applied.state
+      let next = LayoutResolver.resolve(state, metrics: metrics).json
+      let patch = PatchBuilder.diff(document, next)
+      bytes += Self.encodeUpdate(version: UInt64(done), patch: patch, events: applied.events).count
+      document = next
+      done += 1
+    }
+    let cpuSeconds = Double(processCPUNanoseconds() - start) / 1e9
+    precondition(bytes > 0, "the benchmark encoded no update")
+    measurements.record(
+      "engine.\(scene.rawValue).rate", "engine: title changes per CPU second, \(scene.label)", "/s",
+      Double(done) / cpuSeconds)
+  }
+
+  /// Where the time goes: each stage run over a whole batch and timed once per batch.
+  private func stages(_ scene: EngineScene) throws {
+    let frames = (0..<Self.batch).map(EngineScene.retitle)
+    var state = try scene.initialState()
+    var document = LayoutResolver.resolve(state, metrics: metrics).json
+    var totals = [UInt64](repeating: 0, count: 5)
+    let deadline = Deadline(seconds: seconds)
+    var done = 0
+    while done < mutations, !deadline.passed {
+      var clock = processCPUNanoseconds()
+      func lap(_ stage: Int) {
+        let now = processCPUNanoseconds()
+        totals[stage] += now - clock
+        clock = now
+      }
+      let ops = try frames.map { frame in try Op.list(json: try JSONParser.parse(frame)["ops"] ?? .null) }
+      lap(0)
+      var applied: [AppliedMutation] = []
+      applied.reserveCapacity(Self.batch)
+      for batchOps in ops {
+        let next = try state.applying(batchOps)
+        state = next.state
+        applied.append(next)
+      }
+      lap(1)
+      let documents = applied.map { LayoutResolver.resolve($0.state, metrics: metrics).json }
+      lap(2)
+      var patches: [[PatchOperation]] = []
+      patches.reserveCapacity(Self.batch)
+      for next in documents {
+        patches.append(PatchBuilder.diff(document, next))
+        document = next
+      }
+      lap(3)
+      var bytes = 0
+      for (i, patch) in patches.enumerated() {
+        bytes += Self.encodeUpdate(version: UInt64(done + i), patch: patch, events: applied[i].events).count
+      }
+      lap(4)
+      precondition(bytes > 0, "the benchmark encoded no update")
+      done += Self.batch
+    }
+    for (i, stage) in ["decode", "apply", "resolve", "diff", "encode"].enumerated() {
+      measurements.record(
+        "engine.\(scene.rawValue).\(stage)", "engine: \(stage) per title change, \(scene.label)", "ns",
+        Double(totals[i]) / Double(max(done, 1)))
+    }
+  }
+
+  /// The update's parameters as navd encodes them (SceneEngine+Publish).
+  static func encodeUpdate(version: UInt64, patch: [PatchOperation], events: [SceneEvent]) -> [UInt8] {
+    JSONWriter.bytes([
+      "kind": "update", "fromVersion": .number(Double(version)), "toVersion": .number(Double(version + 1)),
+      "patch": JSONPatch.encode(patch), "animated": false, "events": .array(events.map(\.json)),
+    ])
+  }
+}

@@ -1,0 +1,76 @@
+import NavModel
+import NavWire
+
+/// navd over Varlink: a channel is a scene, a publish is a `Mutate` that
+/// changes the title of its one screen, a subscriber follows its layout.
+struct NavdTarget: PubSubTarget {
+  let socketPath: String
+  /// Size of each `Mutate`'s parameters.
+  let payloadBytes: Int
+  /// The layout width subscribers ask for.
+  var width = 375
+  var name: String { "navd" }
+  var framing: Framing { .varlink }
+
+  func prepare(_ connection: BenchConnection, channel: String) throws {
+    let ops = #"[{"op":"setStack","items":[{"id":"root","title":"Bench"}]}]"#
+    try connection.send(Self.call(.mutate, #"{"scene":"\#(channel)","ops":\#(ops)}"#))
+    let reply = try connection.readMessage()
+    try reply.withUnsafeBytes { try checkAcknowledgement($0) }
+  }
+
+  func publishFrame(channel: String, sequence: Int) -> [UInt8] {
+    var frame = Array(#"{"method":"\#(NavMethod.mutate.qualifiedName)","parameters":"#.utf8)
+    frame += Payload.parameters(channel: channel, sequence: sequence, bytes: payloadBytes)
+    frame += [UInt8(ascii: "}"), 0]
+    return frame
+  }
+
+  func checkAcknowledgement(_ message: UnsafeRawBufferPointer) throws {
+    if contains(message, #""error":""#) {
+      throw BenchConnection.Failure(description: "navd refused: \(String(decoding: message.dropLast(), as: UTF8.self))")
+    }
+  }
+
+  func subscribeFrame(channel: String) -> [UInt8] {
+    Self.call(.subscribe, #"{"scene":"\#(channel)","width":\#(width)}"#)
+  }
+
+  func subscribed(_ first: UnsafeRawBufferPointer) throws -> UInt64 {
+    try checkAcknowledgement(first)
+    let reply = try JSONParser.parse(first.dropLast())
+    guard let version = reply["parameters"]?["version"]?.numberValue else {
+      throw BenchConnection.Failure(
+        description: "navd's first Subscribe reply has no version: \(String(decoding: first.dropLast(), as: UTF8.self))"
+      )
+    }
+    return UInt64(version)
+  }
+
+  func position(after message: UnsafeRawBufferPointer, previous: UInt64) -> UInt64 {
+    guard var i = find(message, #""toVersion":"#) else { return previous }
+    var version: UInt64 = 0
+    while i < message.count, message[i] >= UInt8(ascii: "0"), message[i] <= UInt8(ascii: "9") {
+      version = version * 10 + UInt64(message[i] - UInt8(ascii: "0"))
+      i += 1
+    }
+    return version
+  }
+
+  func serverPid() throws -> Int32 {
+    let connection = try connect()
+    try connection.send(Self.call(.getServerInfo, "{}"))
+    let reply = try JSONParser.parse(try connection.readMessage().dropLast())
+    guard let pid = reply["parameters"]?["pid"]?.numberValue else {
+      throw BenchConnection.Failure(description: "GetServerInfo did not say navd's pid")
+    }
+    return Int32(pid)
+  }
+
+  /// One call frame, NUL-terminated; `parameters` is JSON text (built by
+  /// hand so a publish costs the client nothing measurable).
+  static func call(_ method: NavMethod, _ parameters: String) -> [UInt8] {
+    let more = method.requiresMore ? #","more":true"# : ""
+    return Array(#"{"method":"\#(method.qualifiedName)","parameters":\#(parameters)\#(more)}"#.utf8) + [0]
+  }
+}

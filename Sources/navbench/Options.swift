@@ -1,0 +1,175 @@
+import Foundation
+import NavWire
+
+/// What navbench was asked to do, parsed from its command line.
+struct Options {
+  enum Mode {
+    /// Measure a running server over its socket.
+    case server
+    /// The in-process engine benchmark.
+    case engine
+    /// navd's start-up time (navbench starts navd itself).
+    case startup(binary: String)
+    /// Medians and ratios from results files.
+    case report(navd: [String], redis: [String])
+    case help
+  }
+
+  var mode = Mode.server
+  var socketPath = NavSocketPath.defaultPath(environment: ProcessInfo.processInfo.environment).path
+  var resp = false
+  var scenarios = Scenario.allCases
+  var settings = BenchSettings()
+  var tsvPath: String?
+  var engineMutations = 1_000_000
+  var startupRuns = 20
+  var startupStateScenes = 0
+  var startupStateVersions = 1_000_000
+  var navdArguments: [String] = []
+
+  static let usage = """
+    Usage: navbench [--socket PATH] [--resp] [OPTIONS]     measure a running navd (or Redis)
+           navbench --engine [--mutations N] [--seconds S]  the engine in process, no sockets
+           navbench --startup NAVD [--runs N] [--state-scenes N --state-versions N]
+           navbench report --navd FILE... --redis FILE...   medians of rounds, navd/Redis ratios
+
+    Measures a server over its Unix socket with one client harness and two
+    protocols: Varlink for navd (Mutate changing one title, layout
+    subscribers) and, with --resp, Redis's RESP (PUBLISH/SUBSCRIBE with a
+    payload of the same size). Every loop is bounded by a count and a time.
+    Prints a markdown table; --tsv FILE also writes the numbers for `report`.
+
+    Scenarios (--scenarios, comma-separated; default all):
+      idle        server RSS before any load
+      many        --many subscribers on one channel: subscribe time, RSS each, latency
+      roundtrip   one publish at a time: send to acknowledgement, p50/p99
+      pipelined   publishes per second with --window in flight, server CPU per publish
+      delivery    closed loop: latency to the first and last of N subscribers
+      fanout      pipelined: versions visible per subscriber per second, writer's ack latency
+      memory      server RSS before/peak/after --memory-mutations with --memory-subscribers
+
+    Options:
+      --socket PATH            the server's socket (default as navd's: $NAVD_SOCKET,
+                               $XDG_RUNTIME_DIR/navd/navd.sock, ./.navd/navd.sock)
+      --resp                   the server is Redis (RESP) instead of navd (Varlink)
+      --tsv FILE               also write the results as TSV (key, label, unit, value)
+      --iterations N           round-trip samples (default 5000; pipelined publishes 4×)
+      --seconds S              time bound of each measurement (default 20)
+      --window N               publishes in flight when pipelined (default 64)
+      --payload-bytes N        Mutate parameters / PUBLISH payload size (default 200)
+      --subscribers LIST       delivery: subscriber counts (default 1,16,64,256)
+      --fanout LIST            fanout: subscriber counts (default 64,256)
+      --fanout-messages N      fanout: publishes per run (default 20000)
+      --many N                 many: subscribers (default 10000)
+      --many-rounds N          many: publishes timed (default 20)
+      --memory-mutations N     memory: publishes (default 1000000)
+      --memory-subscribers N   memory: subscribers (default 64)
+      --memory-seconds S       memory: time bound (default 300)
+      --mutations N            --engine: title changes per figure (default 1000000)
+      --runs N                 --startup: starts timed (default 20)
+      --state-scenes N         --startup: also time a start with N stored scenes (needs --state-dir)
+      --state-versions N       --startup: versions stored on the first scene (default 1000000)
+      --navd-arg ARG           --startup: one more argument for navd (repeat for several)
+      -h, --help               print this help
+    """
+
+  struct UsageError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    func value(_ option: String) throws(UsageError) -> String {
+      guard let v = rest.popFirst() else { throw UsageError(description: "\(option) needs a value") }
+      return v
+    }
+    func count(_ option: String, allowZero: Bool = false) throws(UsageError) -> Int {
+      let text = try value(option)
+      guard let n = Int(text), n > 0 || (allowZero && n == 0) else {
+        throw UsageError(
+          description: "\(option) takes a \(allowZero ? "whole number" : "positive whole number"), got \"\(text)\"")
+      }
+      return n
+    }
+    func seconds(_ option: String) throws(UsageError) -> Double {
+      let text = try value(option)
+      guard let s = Double(text), s > 0, s <= 3600 else {
+        throw UsageError(description: "\(option) takes seconds between 0 and 3600, got \"\(text)\"")
+      }
+      return s
+    }
+    func counts(_ option: String) throws(UsageError) -> [Int] {
+      let text = try value(option)
+      let list = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+      guard !list.isEmpty, list.count == text.split(separator: ",").count else {
+        throw UsageError(description: "\(option) takes positive whole numbers separated by commas, got \"\(text)\"")
+      }
+      return list
+    }
+    if rest.first == "report" {
+      rest.removeFirst()
+      var navd: [String] = []
+      var redis: [String] = []
+      var side = ""
+      while let argument = rest.popFirst() {
+        switch argument {
+        case "--navd", "--redis": side = argument
+        default:
+          if side == "--navd" {
+            navd.append(argument)
+          } else if side == "--redis" {
+            redis.append(argument)
+          } else {
+            throw UsageError(description: "report: name files after --navd or --redis, got \"\(argument)\"")
+          }
+        }
+      }
+      guard !navd.isEmpty || !redis.isEmpty else { throw UsageError(description: "report needs results files") }
+      options.mode = .report(navd: navd, redis: redis)
+      return options
+    }
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--socket": options.socketPath = try value(argument)
+      case "--resp": options.resp = true
+      case "--engine": options.mode = .engine
+      case "--startup": options.mode = .startup(binary: try value(argument))
+      case "--tsv": options.tsvPath = try value(argument)
+      case "--scenarios":
+        let text = try value(argument)
+        var chosen: [Scenario] = []
+        for name in text.split(separator: ",") {
+          guard let scenario = Scenario(rawValue: String(name)) else {
+            throw UsageError(
+              description:
+                "--scenarios: no scenario \"\(name)\"; choose from \(Scenario.allCases.map(\.rawValue).joined(separator: ","))"
+            )
+          }
+          chosen.append(scenario)
+        }
+        options.scenarios = chosen
+      case "--iterations": options.settings.iterations = try count(argument)
+      case "--seconds": options.settings.seconds = try seconds(argument)
+      case "--window": options.settings.window = try count(argument)
+      case "--payload-bytes": options.settings.payloadBytes = try count(argument)
+      case "--subscribers": options.settings.deliveryCounts = try counts(argument)
+      case "--fanout": options.settings.fanOutCounts = try counts(argument)
+      case "--fanout-messages": options.settings.fanOutMessages = try count(argument)
+      case "--many": options.settings.manySubscribers = try count(argument, allowZero: true)
+      case "--many-rounds": options.settings.manyRounds = try count(argument)
+      case "--memory-mutations": options.settings.memoryMutations = try count(argument, allowZero: true)
+      case "--memory-subscribers": options.settings.memorySubscribers = try count(argument)
+      case "--memory-seconds": options.settings.memorySeconds = try seconds(argument)
+      case "--mutations": options.engineMutations = try count(argument)
+      case "--runs": options.startupRuns = try count(argument)
+      case "--navd-arg": options.navdArguments.append(try value(argument))
+      case "--state-scenes": options.startupStateScenes = try count(argument, allowZero: true)
+      case "--state-versions": options.startupStateVersions = try count(argument)
+      case "-h", "--help": options.mode = .help
+      default: throw UsageError(description: "unknown option \(argument)")
+      }
+    }
+    return options
+  }
+}

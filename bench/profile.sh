@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Where navd's instructions go, counted by callgrind (repeatable on a busy
+# machine, unlike timings): a release navd on a private socket under
+# valgrind, a warm-up, then COUNT publishes from navbench with N layout
+# subscribers (0: round trips with none). Prints instructions per mutation
+# and the top functions, inclusive and self, demangled; keeps the callgrind
+# file for `callgrind_annotate` or kcachegrind.
+#
+# Usage: bench/profile.sh [--subscribers N] [--count COUNT] [--keep DIR] [--skip-build]
+#   --subscribers N   layout subscribers (default 0: round trip with no subscribers)
+#   --count COUNT     publishes profiled (default 10000 round trips, 1000 with subscribers)
+#   --keep DIR        where to leave callgrind.out (default: a new /tmp/navd-profile.* directory)
+#   --skip-build      use .build/release as it is
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+subscribers=0
+count=""
+keep=""
+skip_build=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --subscribers) subscribers="${2:?--subscribers needs a value}"; shift 2 ;;
+    --count) count="${2:?--count needs a value}"; shift 2 ;;
+    --keep) keep="${2:?--keep needs a value}"; shift 2 ;;
+    --skip-build) skip_build=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "profile.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+  esac
+done
+command -v valgrind >/dev/null || { echo "profile.sh: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+if [ "$skip_build" -eq 0 ]; then
+  swift build -c release --product navd >&2
+  swift build -c release --product navbench >&2
+fi
+
+work="${keep:-$(mktemp -d /tmp/navd-profile.XXXXXX)}"
+mkdir -p "$work"
+rm -f "$work/navd.sock"
+navd_pid=""
+cleanup() {
+  if [ -n "$navd_pid" ] && kill -0 "$navd_pid" 2>/dev/null; then
+    kill -TERM "$navd_pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$navd_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$navd_pid" 2>/dev/null || true
+  fi
+  [ -z "$navd_pid" ] || wait "$navd_pid" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out" \
+  .build/release/navd --socket "$work/navd.sock" >"$work/navd.log" 2>&1 &
+navd_pid=$!
+for _ in $(seq 300); do [ -S "$work/navd.sock" ] && break; sleep 0.1; done
+[ -S "$work/navd.sock" ] || { echo "profile.sh: navd did not start under valgrind" >&2; exit 1; }
+
+bench=(.build/release/navbench --socket "$work/navd.sock" --seconds 900)
+if [ "$subscribers" -eq 0 ]; then
+  count="${count:-10000}"
+  # roundtrip takes iterations plus 10% warm-up
+  measure=(--scenarios roundtrip --iterations "$((count * 10 / 11))")
+  warm=(--scenarios roundtrip --iterations 500)
+else
+  count="${count:-1000}"
+  [ "$count" -ge 220 ] || count=220  # delivery runs at least 200 rounds + 10% warm-up
+  # delivery runs max(200, iterations / 10) rounds plus 10% warm-up
+  measure=(--scenarios delivery --subscribers "$subscribers" --iterations "$((count * 100 / 11))")
+  warm=(--scenarios delivery --subscribers "$subscribers" --iterations 2000)
+fi
+callgrind_control -i on "$navd_pid" >/dev/null
+timeout 1800 "${bench[@]}" "${warm[@]}" >/dev/null
+callgrind_control -z "$navd_pid" >/dev/null
+timeout 3600 "${bench[@]}" "${measure[@]}" >"$work/navbench.txt"
+callgrind_control -d "$navd_pid" >/dev/null
+dump="$(ls -t "$work"/callgrind.out.* | head -1)"
+
+demangle() { swift demangle --simplified | sed -E 's/ \[[^]]*\]$//; s|/[^ :]*Sources/||; s|  Sources/|  |; s|//<compiler-generated>:|(gen) |; s|\?\?\?:||' | cut -c1-150; }
+total="$(callgrind_annotate "$dump" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')"
+echo "navd at $(git rev-parse --short HEAD), $subscribers subscribers: $count mutations profiled"
+echo "instructions per mutation (user space): $((total / count))"
+echo "profile: $dump"
+echo
+echo "== inclusive (share of all instructions)"
+callgrind_annotate --inclusive=yes "$dump" | sed -n '/file:function/,$p' | sed -n '3,42p' | demangle
+echo
+echo "== self"
+callgrind_annotate "$dump" | sed -n '/file:function/,$p' | sed -n '3,27p' | demangle
