@@ -72,9 +72,9 @@ extension NavdSettings {
         settings.stateDirectory = value
       }, current: { $0.stateDirectory ?? "" }),
     choice(
-      "Store", "Durability", "--durability", default: "full", ["full", "normal"], \.durability,
-      "full: every acknowledged mutation survives a power loss (fsync per commit); normal: it survives a crash "
-        + "of navd, not of the machine."),
+      "Store", "Durability", "--durability", default: "normal", ["full", "normal"], \.durability,
+      "normal: every acknowledged mutation survives a crash of navd, not of the machine (no fsync per commit); "
+        + "full: it survives a power loss too (fsync per commit, several times slower)."),
     integer(
       "Store", "SnapshotInterval", "--snapshot-interval", default: 256, minimum: 1, \.snapshotInterval,
       "Store a snapshot of a scene every N versions: start-up replays at most N versions per scene."),

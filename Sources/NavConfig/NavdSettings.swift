@@ -34,8 +34,8 @@ public struct NavdSettings: Sendable, Equatable {
   /// `[Store] StateDirectory=`: where navd.db and its lock live; nil = the default
   /// (`$STATE_DIRECTORY`, `$XDG_STATE_HOME/navd`, `./.navd`).
   public var stateDirectory: String?
-  /// `[Store] Durability=`: full (fsync per commit) or normal.
-  public var durability = "full"
+  /// `[Store] Durability=`: normal (no fsync per commit; the default) or full (fsync per commit).
+  public var durability = "normal"
   /// `[Store] SnapshotInterval=`.
   public var snapshotInterval = 256
   /// `[Engine] MaxScenes=`.

@@ -62,6 +62,32 @@ final class SQLiteDatabase {
     return statement.int64(0)
   }
 
+  /// Calls `checkpointer.walGrew(pages:)` after every commit instead of SQLite's automatic
+  /// checkpoint (which would run on the committing thread); nil removes the hook.
+  ///
+  /// Unretained: the owner removes the hook before `checkpointer` goes away.
+  func reportWALGrowth(to checkpointer: Checkpointer?) {
+    guard let checkpointer else {
+      sqlite3_wal_hook(handle, nil, nil)
+      return
+    }
+    sqlite3_wal_hook(
+      handle,
+      { context, _, _, pages in
+        Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue().walGrew(pages: Int(pages))
+        return SQLITE_OK
+      }, Unmanaged.passUnretained(checkpointer).toOpaque())
+  }
+
+  /// `sqlite3_wal_checkpoint_v2` in `mode`: the WAL's frames and how many of them are now in
+  /// the database file, or the error (`SQLITE_BUSY` when a reader or writer was in the way).
+  func checkpoint(_ mode: Int32) -> (code: Int32, walFrames: Int, copied: Int) {
+    var walFrames: Int32 = 0
+    var copied: Int32 = 0
+    let code = sqlite3_wal_checkpoint_v2(handle, nil, mode, &walFrames, &copied)
+    return (code, Int(walFrames), Int(copied))
+  }
+
   /// Whether a transaction is open (false once it committed or was rolled back).
   var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -5,13 +5,14 @@ import Synchronization
   import Glibc
 #endif
 
-/// navd's durable store: one SQLite database in WAL mode, written by a store thread
-/// of its own (never the cooperative pool, never the event loop).
+/// navd's durable store: one SQLite database in WAL mode.
 ///
-/// `commit` queues the group and suspends the scene; the store thread takes every
-/// group queued meanwhile, from every scene, writes them in one transaction (group
-/// commit) and then resumes each scene. A failed transaction fails all of them and
-/// stores none; the next one starts clean, so a full disk heals once space returns.
+/// Each group the engine commits is one transaction: all of it is stored when `commit`
+/// returns, none of it when it throws, and the next one starts clean (a full disk heals
+/// once space returns). How it is written depends on `durability`:
+/// - `.normal`: inline, on the caller's thread (no fsync at commit); checkpoints run on a
+///   thread of their own (`InlineCommits`, `Checkpointer`).
+/// - `.full`: by a store thread that fsyncs, with group commit across scenes (`ThreadedCommits`).
 public final class SQLiteSceneStore: SceneStore {
   /// The database file's name inside the state directory.
   public static let fileName = "navd.db"
@@ -20,14 +21,24 @@ public final class SQLiteSceneStore: SceneStore {
   public let path: String
   /// How hard each commit works to reach the disk (`--durability`).
   public let durability: Durability
-  private let queue = CommitQueue()
-  private let thread: Mutex<StoreThread?>
+  private let commits: Commits
+
+  /// The two ways a group reaches the database.
+  private enum Commits {
+    case inline(InlineCommits)
+    case storeThread(ThreadedCommits)
+  }
 
   /// Opens (creating or migrating) the database at `path` and checks it (`PRAGMA quick_check`).
   ///
   /// Throws `.corrupt` for a damaged file and `.tooNew` for one written by a newer navd,
   /// each with a message that says how to recover.
-  public init(path: String, durability: Durability = .full) throws(StoreError) {
+  public convenience init(path: String, durability: Durability = .normal) throws(StoreError) {
+    try self.init(path: path, durability: durability, checkpoints: CheckpointLimits())
+  }
+
+  /// Opens the database; `checkpoints` sets when the inline path's WAL is checkpointed (tests make it small).
+  init(path: String, durability: Durability, checkpoints: CheckpointLimits) throws(StoreError) {
     self.path = path
     self.durability = durability
     let database: SQLiteDatabase
@@ -51,32 +62,45 @@ public final class SQLiteSceneStore: SceneStore {
     } catch {
       throw Self.explained(error, path: path)
     }
-    let writer: StoreWriter
-    do throws(StoreError) { writer = try StoreWriter(database: database) } catch {
+    do throws(StoreError) {
+      let writer = try StoreWriter(database: database)
+      switch durability {
+      case .full:
+        commits = .storeThread(ThreadedCommits(writer: writer))
+      case .normal:
+        // Checkpoints (and their fsyncs) move to the checkpoint thread; the writer never runs one.
+        try database.execute("PRAGMA wal_autocheckpoint = 0")
+        let checkpointer = try Checkpointer(path: path, limits: checkpoints)
+        commits = .inline(InlineCommits(writer: writer, checkpointer: checkpointer))
+      }
+    } catch {
       throw Self.explained(error, path: path)
     }
-    let queue = self.queue
-    thread = Mutex(
-      StoreThread(name: "navd-store") {
-        while let jobs = queue.takeAll() {
-          let result: Result<Void, StoreError>
-          do throws(StoreError) {
-            try writer.commit(jobs.flatMap(\.records))
-            queue.noteTransaction()
-            result = .success(())
-          } catch {
-            result = .failure(error)
-          }
-          for job in jobs { job.waiter.resume(returning: result) }
-        }
-      })
   }
 
   /// Transactions committed since the store opened (each holds every group queued when it began).
-  public var transactions: Int { queue.transactions }
+  public var transactions: Int {
+    switch commits {
+    case .inline(let commits): commits.transactions
+    case .storeThread(let commits): commits.transactions
+    }
+  }
 
-  /// Groups waiting for the store thread, and groups it has taken.
-  var groupCounts: (pending: Int, taken: Int) { queue.counts }
+  /// Groups waiting for the store thread, and groups it has taken (always none inline).
+  var groupCounts: (pending: Int, taken: Int) {
+    switch commits {
+    case .inline: (0, 0)
+    case .storeThread(let commits): commits.groupCounts
+    }
+  }
+
+  /// Checkpoints the inline path's checkpoint thread ran (PASSIVE, TRUNCATE); none with `.full`.
+  var checkpoints: (passive: Int, truncate: Int) {
+    switch commits {
+    case .inline(let commits): commits.checkpoints
+    case .storeThread: (0, 0)
+    }
+  }
 
   /// Every stored scene, read on a connection of its own (the caller's thread: start-up, before serving).
   public func load() throws(StoreError) -> [StoredScene] {
@@ -93,21 +117,19 @@ public final class SQLiteSceneStore: SceneStore {
   /// Stores a group; returns once it is durable (per `durability`) or throws and stores nothing.
   nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws(StoreError) {
     guard !records.isEmpty else { return }
-    let result = await withCheckedContinuation { (waiter: CommitQueue.Waiter) in
-      queue.enqueue(CommitQueue.Job(records: records, waiter: waiter))
+    switch commits {
+    case .inline(let commits): try commits.commit(records)
+    case .storeThread(let commits): try await commits.commit(records)
     }
-    try result.get()
   }
 
-  /// Finishes the queued commits, stops the store thread and closes the database (checkpointing the WAL).
+  /// Finishes the queued commits, stops the store's threads and closes the database (checkpointing the WAL).
   /// Later commits fail with `.io`.
   public func close() {
-    queue.close()
-    let thread = self.thread.withLock { thread in
-      defer { thread = nil }
-      return thread
+    switch commits {
+    case .inline(let commits): commits.close()
+    case .storeThread(let commits): commits.close()
     }
-    thread?.join()
   }
 
   deinit { close() }

@@ -28,11 +28,11 @@ struct SQLiteSceneStoreTests {
     second.outcome = overwrite
     let records = [first, other, second]
     do {
-      let store = try SQLiteSceneStore(path: directory.database)
+      let store = try SQLiteSceneStore(path: directory.database, durability: .full)
       try await store.commit(records)
       store.close()
     }
-    let store = try SQLiteSceneStore(path: directory.database)
+    let store = try SQLiteSceneStore(path: directory.database, durability: .full)
     let scenes = try store.load()
     #expect(scenes.map(\.name) == ["main", "side"])
     let stored = scenes[0]
@@ -54,7 +54,7 @@ struct SQLiteSceneStoreTests {
   @Test("a snapshot replaces the log at or below it; forgetMutationIdsThrough drops old ids")
   func snapshotTrimsLog() async throws {
     let directory = TemporaryDirectory()
-    let store = try SQLiteSceneStore(path: directory.database)
+    let store = try SQLiteSceneStore(path: directory.database, durability: .full)
     var state = SceneState.empty
     for version in UInt64(1)...5 {
       try await store.commit([
@@ -75,7 +75,7 @@ struct SQLiteSceneStoreTests {
   @Test("a new epoch is a new history: the old log, snapshot and ids go")
   func newEpochResets() async throws {
     let directory = TemporaryDirectory()
-    let store = try SQLiteSceneStore(path: directory.database)
+    let store = try SQLiteSceneStore(path: directory.database, durability: .full)
     var old = SceneState.empty
     try await store.commit([try record(version: 1, ops: pushOps("old"), state: &old, mutationId: "m")])
     var fresh = SceneState.empty
@@ -113,7 +113,7 @@ struct SQLiteSceneStoreTests {
   @Test("a version stored twice is refused and changes nothing")
   func versionReuseRefused() async throws {
     let directory = TemporaryDirectory()
-    let store = try SQLiteSceneStore(path: directory.database)
+    let store = try SQLiteSceneStore(path: directory.database, durability: .full)
     var state = SceneState.empty
     try await store.commit([try record(version: 1, ops: pushOps("a"), state: &state)])
     var other = SceneState.empty
@@ -129,7 +129,7 @@ struct SQLiteSceneStoreTests {
   @Test("after close, a commit fails with a message instead of hanging")
   func commitAfterClose() async throws {
     let directory = TemporaryDirectory()
-    let store = try SQLiteSceneStore(path: directory.database)
+    let store = try SQLiteSceneStore(path: directory.database, durability: .full)
     store.close()
     var state = SceneState.empty
     let error = await #expect(throws: StoreError.self) {
@@ -183,7 +183,7 @@ struct GroupCommitTests {
   @Test("groups queued while a transaction is under way, from every scene, commit together in the next one")
   func queuedGroupsShareOneTransaction() async throws {
     let directory = TemporaryDirectory()
-    let store = try SQLiteSceneStore(path: directory.database)
+    let store = try SQLiteSceneStore(path: directory.database, durability: .full)
     // Another connection holds the write lock: the store thread's first transaction waits for it.
     let blocker = try SQLiteDatabase(path: directory.database)
     try blocker.execute("BEGIN IMMEDIATE")

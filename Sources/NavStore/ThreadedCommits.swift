@@ -1,0 +1,57 @@
+import NavEngine
+import Synchronization
+
+/// `--durability full`: commits are written by a store thread of navd's own, because each
+/// one fsyncs and an fsync must never run on the event loop or the cooperative pool.
+///
+/// `commit` queues the group and suspends the scene; the store thread takes every group
+/// queued meanwhile, from every scene, writes them in one transaction (group commit) and
+/// then resumes each scene. A failed transaction fails all of them and stores none; the
+/// next one starts clean, so a full disk heals once space returns.
+final class ThreadedCommits: Sendable {
+  private let queue = CommitQueue()
+  private let thread: Mutex<StoreThread?>
+
+  /// Hands `writer` to a new store thread.
+  init(writer: StoreWriter) {
+    let queue = self.queue
+    thread = Mutex(
+      StoreThread(name: "navd-store") {
+        while let jobs = queue.takeAll() {
+          let result: Result<Void, StoreError>
+          do throws(StoreError) {
+            try writer.commit(jobs.flatMap(\.records))
+            queue.noteTransaction()
+            result = .success(())
+          } catch {
+            result = .failure(error)
+          }
+          for job in jobs { job.waiter.resume(returning: result) }
+        }
+      })
+  }
+
+  /// Stores a group; returns once the store thread committed it, or throws and stores nothing.
+  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
+    let result = await withCheckedContinuation { (waiter: CommitQueue.Waiter) in
+      queue.enqueue(CommitQueue.Job(records: records, waiter: waiter))
+    }
+    try result.get()
+  }
+
+  /// Transactions committed so far.
+  var transactions: Int { queue.transactions }
+
+  /// Groups waiting for the store thread, and groups it has taken.
+  var groupCounts: (pending: Int, taken: Int) { queue.counts }
+
+  /// Finishes the queued commits and stops the store thread (which closes the writer).
+  func close() {
+    queue.close()
+    let thread = self.thread.withLock { thread in
+      defer { thread = nil }
+      return thread
+    }
+    thread?.join()
+  }
+}
