@@ -3,10 +3,11 @@ import NavModel
 
 /// The write side of the store: one connection and its statements, prepared once.
 ///
-/// Used only by the store thread. `commit` writes a whole group in one transaction:
-/// all of it is durable when it returns, or none of it when it throws.
-// @unchecked Sendable: made on the opening thread and handed to the store thread before that
-// thread starts; from then on only the store thread touches it.
+/// Used by one thread at a time: the store thread (`ThreadedCommits`) or whoever holds
+/// `InlineCommits`' lock. `commit` writes a whole group in one transaction: all of it is
+/// durable when it returns, or none of it when it throws.
+// @unchecked Sendable: made on the opening thread and handed over before anyone else can use
+// it; from then on only the store thread, or the holder of InlineCommits' lock, touches it.
 final class StoreWriter: @unchecked Sendable {
   let database: SQLiteDatabase
   private let selectEpoch: SQLiteStatement
