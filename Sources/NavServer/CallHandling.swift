@@ -63,9 +63,11 @@ extension ReplySource {
 /// the engine answers from its actors.
 ///
 /// Exactly one of `reply`, `fail` or `stream` ends (or, for `stream`, takes
-/// over) the call; the connection does not dispatch its next pipelined call
-/// until the current one has ended, so replies keep the order of the calls.
-/// For a `oneway` call, `reply` and `fail` only end the call; nothing is sent.
+/// over) the call. A connection may have several pipelined calls in flight
+/// (`ServerConfiguration.maxCallsInFlight`), so calls may end in any order; the
+/// connection writes each reply only after every earlier call's, so replies keep
+/// the order of the calls. For a `oneway` call, `reply` and `fail` only end the
+/// call; nothing is sent.
 public protocol CallContext: Sendable {
   /// Who made the call (uid, gid, groups, pid), as read at accept.
   var peer: PeerCredentials { get }

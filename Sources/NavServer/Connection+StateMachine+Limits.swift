@@ -4,6 +4,8 @@ extension Connection.StateMachine {
     var maxFrameBytes: Int
     var maxJSONDepth: Int
     var outputLowWaterBytes: Int
+    /// Calls dispatched and not yet answered on the wire, at most (pipelining).
+    var maxCallsInFlight: Int
     var outputHardLimitBytes: Int
     var partialFrameTimeout: Duration
     /// Output waiting with none of it written for this long closes the connection.
@@ -15,6 +17,7 @@ extension Connection.StateMachine {
       maxFrameBytes = configuration.maxFrameBytes
       maxJSONDepth = configuration.maxJSONDepth
       outputLowWaterBytes = configuration.outputLowWaterBytes
+      maxCallsInFlight = configuration.maxCallsInFlight
       outputHardLimitBytes = configuration.outputHardLimitBytes
       partialFrameTimeout = configuration.partialFrameTimeout
       stallTimeout = configuration.outputStallTimeout
@@ -23,8 +26,10 @@ extension Connection.StateMachine {
 
     init(
       maxFrameBytes: Int, maxJSONDepth: Int, outputLowWaterBytes: Int, outputHardLimitBytes: Int,
-      partialFrameTimeout: Duration, stallTimeout: Duration = .seconds(60), idleTimeout: Duration? = nil
+      partialFrameTimeout: Duration, stallTimeout: Duration = .seconds(60), idleTimeout: Duration? = nil,
+      maxCallsInFlight: Int = 64
     ) {
+      self.maxCallsInFlight = maxCallsInFlight
       self.maxFrameBytes = maxFrameBytes
       self.maxJSONDepth = maxJSONDepth
       self.outputLowWaterBytes = outputLowWaterBytes

@@ -8,15 +8,19 @@ extension Connection {
   /// `sourceProduced`, `bytesWritten`, `peerClosed`, `closeRequested`, `tick`) and return
   /// an `Action` for the IO code to perform. After performing any action other than
   /// `.none`, the IO code asks `nextAction()` for the next step until it is `.none` —
-  /// that is how one event can lead to several steps (a reply ends a call, which lets the
-  /// next pipelined call be dispatched).
+  /// that is how one event can lead to several steps (a read of 64 pipelined calls
+  /// dispatches them all; a reply ends a call, which lets the next one be dispatched).
   ///
-  /// Rules it enforces: calls are dispatched one at a time, in order; the next pipelined
-  /// call waits until the current one has ended *and* less than the low-water mark is
-  /// waiting to be written; a `oneway` call sends nothing; a streaming source is pulled
-  /// only below the low-water mark; output beyond the hard limit closes the connection;
-  /// a frame over the size limit, invalid JSON or a protocol error close it too, but
-  /// only after the calls received before the bad input are answered and flushed.
+  /// Rules it enforces (PROTOCOL.md §2, pipelining): pipelined calls are dispatched in the
+  /// order received, up to `maxCallsInFlight` at once, and only while the output waiting to
+  /// be written plus the replies held back is below the low-water mark; replies are queued
+  /// strictly in call order (`InFlightCalls` holds one that ends early); a `oneway` call
+  /// takes a slot and sends nothing; a call with `more` is dispatched only when no earlier
+  /// call is in flight, and nothing after it until it has ended or its stream finished; a
+  /// streaming source is pulled only below the low-water mark; output (held replies
+  /// included) beyond the hard limit closes the connection; a frame over the size limit,
+  /// invalid JSON or a protocol error close it too, but only after the calls received
+  /// before the bad input are answered and flushed.
   ///
   /// Timeouts (`tick`) sample progress instead of reading a clock on every event: output
   /// that stops draining (nothing written since the previous tick that saw it waiting)
@@ -41,10 +45,8 @@ extension Connection {
     }
 
     private enum State {
-      /// Waiting for (or about to dispatch) the next call.
-      case idle
-      /// A call was dispatched and has not ended.
-      case calling(serial: UInt64, oneway: Bool, more: Bool)
+      /// Dispatching calls; those not yet answered are in `inFlight`.
+      case serving
       /// A streaming call: its source is pulled when signalled and output is low.
       case streaming(serial: UInt64, source: any ReplySource, signalled: Bool)
       /// Accepted past the connection limit: the refusal is already queued;
@@ -59,6 +61,10 @@ extension Connection {
     private var state: State
     private var decoder: VarlinkFrameDecoder
     private(set) var output = OutputBuffer()
+    /// Calls dispatched whose replies are not yet in `output` (`.serving` only).
+    private var inFlight = Connection.InFlightCalls()
+    /// A call with `more`, parsed but held back until the calls before it have ended.
+    private var heldCall: VarlinkCall?
     private var lastSerial: UInt64 = 0
     /// The peer sent EOF (or hung up): no more input will come.
     private(set) var inputClosed = false
@@ -86,7 +92,7 @@ extension Connection {
     /// A connection served normally.
     init(limits: Limits) {
       self.limits = limits
-      self.state = .idle
+      self.state = .serving
       self.decoder = VarlinkFrameDecoder(maxFrameBytes: limits.maxFrameBytes)
     }
 
@@ -103,8 +109,8 @@ extension Connection {
     }
 
     /// Whether the IO code should watch the socket for input. False once input is closed,
-    /// while closing, and while a call is running and a full frame's worth of pipelined
-    /// input is already buffered (backpressure instead of unbounded memory).
+    /// while closing, and while more than a full frame's worth of pipelined input waits
+    /// undispatched (backpressure instead of unbounded memory).
     var wantsInput: Bool {
       switch state {
       case .closed, .closingAfterFlush: return false
@@ -130,15 +136,17 @@ extension Connection {
 
     /// Nothing in progress: no call, no stream, no partial or pipelined input, no output.
     var isIdle: Bool {
-      guard case .idle = state else { return false }
+      guard case .serving = state, inFlight.isEmpty, heldCall == nil else { return false }
       return !inputClosed && pendingClose == nil && decoder.bufferedByteCount == 0 && output.isEmpty
     }
 
-    /// The serial of the call in progress, if any (tests, logs).
-    var currentSerial: UInt64? {
+    /// The serials of the calls in progress, oldest first: the calls in flight, or the
+    /// streaming call (tests, logs).
+    var callsInProgress: [UInt64] {
       switch state {
-      case .calling(let serial, _, _), .streaming(let serial, _, _): serial
-      default: nil
+      case .serving: inFlight.serials
+      case .streaming(let serial, _, _): [serial]
+      default: []
       }
     }
   }
@@ -175,7 +183,7 @@ extension Connection.StateMachine {
   }
 
   /// The server will hand this connection to its successor process: read no more input
-  /// and dispatch no further call; a call in progress finishes, a stream keeps being pulled
+  /// and dispatch no further call; calls in flight finish, a stream keeps being pulled
   /// while output drains. `handOverReadiness` says when the connection can be carried.
   mutating func handOverRequested() {
     handingOver = true
@@ -184,7 +192,7 @@ extension Connection.StateMachine {
 
   /// Whether a call (not a stream) is being handled.
   var hasCallInProgress: Bool {
-    if case .calling = state { return true }
+    if case .serving = state { return !inFlight.isEmpty }
     return false
   }
 
@@ -192,10 +200,10 @@ extension Connection.StateMachine {
   var handOverReadiness: Connection.HandOverReadiness {
     switch state {
     case .closed, .rejecting: return .cannotCarry
-    case .calling, .closingAfterFlush: return .notYet
-    case .idle:
-      if !output.isEmpty { return .notYet }
-      if decoder.bufferedByteCount > 0 || inputClosed || pendingClose != nil { return .cannotCarry }
+    case .closingAfterFlush: return .notYet
+    case .serving:
+      if !inFlight.isEmpty || !output.isEmpty { return .notYet }
+      if decoder.bufferedByteCount > 0 || heldCall != nil || inputClosed || pendingClose != nil { return .cannotCarry }
       return .idle
     case .streaming(_, let source, let signalled):
       if !output.isEmpty || signalled { return .notYet }
@@ -223,13 +231,11 @@ extension Connection.StateMachine {
   }
 
   /// The call `serial` ended with `frame` (a final reply or an error, NUL-terminated; empty
-  /// for a oneway call). Late or duplicate answers for other serials are ignored.
+  /// for a oneway call). It is queued for writing once every earlier call's reply is.
+  /// Late or duplicate answers, and answers for calls not in flight, are ignored.
   mutating func callReplied(serial: UInt64, frame: [UInt8]) -> Action {
-    guard case .calling(serial, let oneway, _) = state else { return .none }
-    state = .idle
-    if !oneway, !frame.isEmpty {
-      if let overflow = append(frame) { return overflow }
-    }
+    guard case .serving = state, inFlight.answered(serial: serial, reply: frame) else { return .none }
+    if let overflow = queueAnsweredReplies() { return overflow }
     return nextAction()
   }
 
@@ -238,15 +244,15 @@ extension Connection.StateMachine {
   /// Only a call made with `more` can stream; for any other the source is cancelled and
   /// the call is answered `org.varlink.service.ExpectedMore` (nothing for oneway).
   mutating func streamStarted(serial: UInt64, source: any ReplySource) -> Action {
-    guard case .calling(serial, let oneway, let more) = state else { return .cancelSource(source) }
-    guard more else {
-      state = .idle
-      if !oneway {
-        let frame = VarlinkReply.encoded(parameters: [:], error: VarlinkServiceNames.expectedMore)
-        if let overflow = append(frame, cancel: source) { return overflow }
-      }
+    guard case .serving = state, let call = inFlight.unanswered(serial) else { return .cancelSource(source) }
+    guard call.more else {
+      let frame = VarlinkReply.encoded(parameters: [:], error: VarlinkServiceNames.expectedMore)
+      _ = inFlight.answered(serial: serial, reply: frame)
+      if let overflow = queueAnsweredReplies(cancel: source) { return overflow }
       return .cancelSource(source)
     }
+    // Nothing is dispatched after (or alongside) a call with `more`: it is the only one.
+    inFlight.streamStarted(serial: serial)
     state = .streaming(serial: serial, source: source, signalled: true)
     return nextAction()
   }
@@ -261,7 +267,7 @@ extension Connection.StateMachine {
   /// What a `pull` of call `serial`'s source returned.
   mutating func sourceProduced(serial: UInt64, bytes: [UInt8], finished: Bool) -> Action {
     guard case .streaming(serial, let source, let signalled) = state else { return .none }
-    if finished { state = .idle }
+    if finished { state = .serving }
     if !bytes.isEmpty, let overflow = append(bytes, cancel: finished ? nil : source) {
       return overflow
     }
@@ -275,20 +281,20 @@ extension Connection.StateMachine {
     return nextAction()
   }
 
-  /// The server stops gracefully: read no more input and dispatch no further call; a call
-  /// in progress is still answered; a stream is given everything its source holds and then
+  /// The server stops gracefully: read no more input and dispatch no further call; calls
+  /// in flight are still answered; a stream is given everything its source holds and then
   /// `finalReply` (a complete error frame); each connection closes once its output is written.
   mutating func serverStopping(finalReply: [UInt8]) -> Action {
     guard stopReply == nil else { return .none }
     stopReply = finalReply
     partialSince = nil
     switch state {
-    case .closed, .closingAfterFlush, .calling: return .none
+    case .closed, .closingAfterFlush: return .none
     case .rejecting: return close(.serverStopping)
     case .streaming(let serial, let source, _):
       state = .streaming(serial: serial, source: source, signalled: true)
       return nextAction()
-    case .idle: return nextAction()
+    case .serving: return nextAction()
     }
   }
 
@@ -352,7 +358,7 @@ extension Connection.StateMachine {
   /// signalled source, close after a flush. `.none` when there is nothing to do.
   mutating func nextAction() -> Action {
     switch state {
-    case .closed, .calling:
+    case .closed:
       return .none
 
     case .closingAfterFlush(let reason):
@@ -375,25 +381,27 @@ extension Connection.StateMachine {
       }
       return .none
 
-    case .idle:
-      // Backpressure: do not produce more replies while the peer is not reading.
-      guard output.count < limits.outputLowWaterBytes || stopReply != nil else { return .none }
+    case .serving:
       if stopReply != nil {
+        // Stopping: calls in flight are still answered; then close once the output is written.
+        guard inFlight.isEmpty else { return .none }
         state = .closingAfterFlush(.serverStopping)
         return nextAction()
       }
-      if handingOver { return .none }
-      if !discardFrames, let frame = decoder.nextFrame() {
-        do {
-          let call = try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)
-          lastSerial += 1
-          state = .calling(serial: lastSerial, oneway: call.oneway, more: call.more)
-          return .dispatch(call, serial: lastSerial)
-        } catch {
-          pendingClose = .protocolError(error.detail)
-          discardFrames = true
+      // Backpressure: do not produce more replies while the peer is not reading.
+      guard output.count + inFlight.bufferedBytes < limits.outputLowWaterBytes else { return .none }
+      if !handingOver, inFlight.count < limits.maxCallsInFlight, !inFlight.holdsStreamingCall, let call = nextCall() {
+        if call.more, !inFlight.isEmpty {
+          heldCall = call
+          return .none
         }
+        heldCall = nil
+        lastSerial += 1
+        inFlight.dispatched(serial: lastSerial, oneway: call.oneway, more: call.more)
+        return .dispatch(call, serial: lastSerial)
       }
+      // Close only once every call received before the bad input or EOF is answered.
+      guard inFlight.isEmpty, heldCall == nil else { return .none }
       if let reason = pendingClose {
         state = .closingAfterFlush(reason)
         return nextAction()
@@ -406,8 +414,36 @@ extension Connection.StateMachine {
     }
   }
 
+  /// The held call, or the next complete frame parsed as a call. A frame that is not a
+  /// valid call stops all further dispatching and closes the connection after the
+  /// calls before it are answered.
+  private mutating func nextCall() -> VarlinkCall? {
+    if let heldCall { return heldCall }
+    guard !discardFrames, let frame = decoder.nextFrame() else { return nil }
+    do {
+      return try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)
+    } catch {
+      pendingClose = .protocolError(error.detail)
+      discardFrames = true
+      return nil
+    }
+  }
+
+  /// Moves the replies of the oldest calls that have ended into `output`, in call order;
+  /// closes when the output and the replies still held back would pass the hard limit.
+  private mutating func queueAnsweredReplies(cancel source: (any ReplySource)? = nil) -> Action? {
+    while let reply = inFlight.takeAnswered() {
+      if let overflow = append(reply, cancel: source) { return overflow }
+    }
+    if output.count + inFlight.bufferedBytes > limits.outputHardLimitBytes {
+      return close(.outputLimit(limits.outputHardLimitBytes), cancel: source)
+    }
+    return nil
+  }
+
   /// Queues output; closes when that would pass the hard limit.
   private mutating func append(_ bytes: [UInt8], cancel source: (any ReplySource)? = nil) -> Action? {
+    if bytes.isEmpty { return nil }
     if output.count + bytes.count > limits.outputHardLimitBytes {
       return close(.outputLimit(limits.outputHardLimitBytes), cancel: source)
     }

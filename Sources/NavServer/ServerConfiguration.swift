@@ -53,8 +53,15 @@ public struct ServerConfiguration: Sendable {
   public var maxJSONDepth = 64
 
   /// A streaming call's source is asked for more replies only while less than this is
-  /// waiting to be written, and pipelined calls are dispatched only below it. Default 64 KiB.
+  /// waiting to be written, and pipelined calls are dispatched only while the output
+  /// waiting plus the replies held back for call order (a call that ended before an
+  /// earlier one) is below it. Default 64 KiB.
   public var outputLowWaterBytes = 64 * 1024
+
+  /// Pipelined calls of one connection that navd works on at once: dispatched in the
+  /// order received, answered in that order (PROTOCOL.md §2). A call with `more` is
+  /// dispatched only when no earlier one is in flight. Default 64.
+  public var maxCallsInFlight = 64
 
   /// Output waiting for a connection beyond this closes it (logged): a reader that never
   /// reads cannot grow navd's memory. Default 16 MiB (as systemd).
