@@ -1,6 +1,21 @@
+import Dispatch
 import Testing
 
 @testable import NavServer
+
+/// Records the order in which calls enter it; some suspend inside (off-thread work, as a
+/// store commit does), so later calls arrive while it is busy or re-entered.
+actor ArrivalRecorder {
+  private(set) var arrivals: [Int] = []
+
+  func enter(_ index: Int) async {
+    arrivals.append(index)
+    guard index % 7 == 0 else { return }
+    await withCheckedContinuation { done in
+      DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(200)) { done.resume() }
+    }
+  }
+}
 
 @Suite("EventLoopExecutor")
 struct EventLoopExecutorTests {
@@ -24,5 +39,25 @@ struct EventLoopExecutorTests {
     let server = try TestServer()
     server.stop()
     #expect(await !Self.runsOnLoop(server.server.executor))
+  }
+
+  /// PROTOCOL.md §2 (pipelining) relies on it: io.navd starts one task per call, in
+  /// dispatch order, on the loop thread; each goes straight to its scene's actor, which
+  /// queues mutations in arrival order.
+  @Test("PROTOCOL §2 tasks started in order on the loop reach an actor in that order, busy or not")
+  func startOrderReachesActorInOrder() async throws {
+    let server = try TestServer()
+    let executor = server.server.executor
+    let recorder = ArrivalRecorder()
+    let count = 500
+    let tasks = await Task(executorPreference: executor) {
+      #expect(executor.isOnLoopThread)
+      return (0..<count).map { index in Task(executorPreference: executor) { await recorder.enter(index) } }
+    }.value
+    for task in tasks { await task.value }
+    #expect(await recorder.arrivals == Array(0..<count))
+    // Awaiting an actor that ran on the loop may resume this task on the loop thread
+    // too; stopping (which waits for the loop to end) must not block the loop itself.
+    await Task.detached { server.stop() }.value
   }
 }
