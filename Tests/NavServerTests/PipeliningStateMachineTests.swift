@@ -159,4 +159,39 @@ struct PipeliningStateMachineTests {
       return
     }
   }
+
+  @Test("PROTOCOL §2 a graceful stop answers every call in flight, in order, starts none, then closes")
+  func stopAnswersCallsInFlight() {
+    var limits = testLimits
+    limits.maxCallsInFlight = 2
+    var machine = Machine(limits: limits)
+    let bytes = callFrame("a.One") + callFrame("a.Two") + callFrame("a.Three")
+    _ = dispatchAll(&machine, first: machine.bytesReceived(bytes, now: t0))
+    let stop = VarlinkReply.encoded(parameters: [:], error: "io.navd.ServerStopping")
+    #expect(machine.serverStopping(finalReply: stop).isNone, "two calls in flight")
+    #expect(machine.callReplied(serial: 2, frame: replyFrame(2)).isNone)
+    #expect(machine.callReplied(serial: 1, frame: replyFrame(1)).isNone, "a.Three is not started")
+    #expect(outputFrames(machine) == [#"{"parameters":{"value":1}}"#, #"{"parameters":{"value":2}}"#])
+    #expect(machine.bytesWritten(machine.output.count).closeReason == .serverStopping)
+  }
+
+  @Test("PROTOCOL §2 a connection with calls in flight is not handed over until they are answered")
+  func handOverWaitsForCallsInFlight() {
+    var machine = Machine(limits: testLimits)
+    _ = dispatchAll(&machine, first: machine.bytesReceived(callFrame("a.One") + callFrame("a.Two"), now: t0))
+    machine.handOverRequested()
+    #expect(machine.hasCallInProgress)
+    guard case .notYet = machine.handOverReadiness else {
+      Issue.record("calls in flight: not yet")
+      return
+    }
+    _ = machine.callReplied(serial: 2, frame: replyFrame(2))
+    _ = machine.callReplied(serial: 1, frame: replyFrame(1))
+    _ = machine.bytesWritten(machine.output.count)
+    #expect(!machine.hasCallInProgress)
+    guard case .idle = machine.handOverReadiness else {
+      Issue.record("answered and written: ready to hand over idle")
+      return
+    }
+  }
 }

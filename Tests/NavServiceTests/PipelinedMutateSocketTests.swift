@@ -34,7 +34,8 @@ struct PipelinedMutateSocketTests {
   func pipelinedMutates() throws {
     let store = SlowThreadStore()
     let engine = Engine(store: store)
-    let service = NavdService(engine: engine)
+    let executor = EventLoopExecutor()
+    let service = NavdService(engine: engine, executor: executor)
     let directory = try temporaryDirectory()
     defer { rmdir(directory) }
     let path = directory + "/navd.sock"
@@ -42,8 +43,7 @@ struct PipelinedMutateSocketTests {
     configuration.serveNavd()
     let server = VarlinkServer(
       configuration: configuration, interfaces: [InterfaceDescription(idl: navdInterfaceDefinition)!],
-      handler: service, log: Log(minimumLevel: .error))
-    service.setTaskExecutor(server.executor)
+      handler: service, log: Log(minimumLevel: .error), executor: executor)
     try server.start()
     defer {
       server.stop()
