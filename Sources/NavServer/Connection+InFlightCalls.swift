@@ -13,6 +13,8 @@ extension Connection {
       let serial: UInt64
       let oneway: Bool
       let more: Bool
+      /// Runs alone: dispatched only with nothing in flight, and nothing after it until it ends.
+      let alone: Bool
       var reply: [UInt8]?
     }
 
@@ -26,9 +28,9 @@ extension Connection {
     /// Serials of the calls in flight, oldest first (tests, logs).
     var serials: [UInt64] { calls.map(\.serial) }
 
-    /// Whether a call made with `more` is among them: nothing is dispatched after it
-    /// until it has ended or its stream has finished.
-    var holdsStreamingCall: Bool { calls.contains { $0.more && $0.reply == nil } }
+    /// Whether a call that runs alone (one made with `more`, or one the service does not
+    /// let overlap) is among them: nothing is dispatched after it until it has ended.
+    var holdsLoneCall: Bool { calls.contains { $0.alone && $0.reply == nil } }
 
     /// The unanswered call `serial`, if it is in flight.
     func unanswered(_ serial: UInt64) -> Call? {
@@ -37,8 +39,8 @@ extension Connection {
     }
 
     /// Records that call `serial` was dispatched (serials increase).
-    mutating func dispatched(serial: UInt64, oneway: Bool, more: Bool) {
-      calls.append(Call(serial: serial, oneway: oneway, more: more, reply: nil))
+    mutating func dispatched(serial: UInt64, oneway: Bool, more: Bool, alone: Bool) {
+      calls.append(Call(serial: serial, oneway: oneway, more: more, alone: alone || more, reply: nil))
     }
 
     /// Records call `serial`'s reply (dropped for oneway). False when the call is not in

@@ -1,3 +1,5 @@
+import NavWire
+
 extension Connection.StateMachine {
   /// The limits one connection is held to (from `ServerConfiguration`).
   struct Limits {
@@ -6,6 +8,8 @@ extension Connection.StateMachine {
     var outputLowWaterBytes: Int
     /// Calls dispatched and not yet answered on the wire, at most (pipelining).
     var maxCallsInFlight: Int
+    /// Whether a call may run while others are in flight (`ServerConfiguration.mayOverlap`).
+    var mayOverlap: @Sendable (VarlinkCall) -> Bool
     var outputHardLimitBytes: Int
     var partialFrameTimeout: Duration
     /// Output waiting with none of it written for this long closes the connection.
@@ -18,6 +22,7 @@ extension Connection.StateMachine {
       maxJSONDepth = configuration.maxJSONDepth
       outputLowWaterBytes = configuration.outputLowWaterBytes
       maxCallsInFlight = configuration.maxCallsInFlight
+      mayOverlap = configuration.mayOverlap
       outputHardLimitBytes = configuration.outputHardLimitBytes
       partialFrameTimeout = configuration.partialFrameTimeout
       stallTimeout = configuration.outputStallTimeout
@@ -27,9 +32,10 @@ extension Connection.StateMachine {
     init(
       maxFrameBytes: Int, maxJSONDepth: Int, outputLowWaterBytes: Int, outputHardLimitBytes: Int,
       partialFrameTimeout: Duration, stallTimeout: Duration = .seconds(60), idleTimeout: Duration? = nil,
-      maxCallsInFlight: Int = 64
+      maxCallsInFlight: Int = 64, mayOverlap: @escaping @Sendable (VarlinkCall) -> Bool = { _ in true }
     ) {
       self.maxCallsInFlight = maxCallsInFlight
+      self.mayOverlap = mayOverlap
       self.maxFrameBytes = maxFrameBytes
       self.maxJSONDepth = maxJSONDepth
       self.outputLowWaterBytes = outputLowWaterBytes

@@ -15,8 +15,10 @@ extension Connection {
   /// order received, up to `maxCallsInFlight` at once, and only while the output waiting to
   /// be written plus the replies held back is below the low-water mark; replies are queued
   /// strictly in call order (`InFlightCalls` holds one that ends early); a `oneway` call
-  /// takes a slot and sends nothing; a call with `more` is dispatched only when no earlier
-  /// call is in flight, and nothing after it until it has ended or its stream finished; a
+  /// takes a slot and sends nothing; only calls the service lets overlap
+  /// (`Limits.mayOverlap`) run together: any other call, and every call with `more`, is
+  /// dispatched only when no earlier call is in flight, and nothing after it until it has
+  /// ended or its stream finished; a
   /// streaming source is pulled only below the low-water mark; output (held replies
   /// included) beyond the hard limit closes the connection; a frame over the size limit,
   /// invalid JSON or a protocol error close it too, but only after the calls received
@@ -63,7 +65,7 @@ extension Connection {
     private(set) var output = OutputBuffer()
     /// Calls dispatched whose replies are not yet in `output` (`.serving` only).
     private var inFlight = Connection.InFlightCalls()
-    /// A call with `more`, parsed but held back until the calls before it have ended.
+    /// A call that runs alone, parsed but held back until the calls before it have ended.
     private var heldCall: VarlinkCall?
     private var lastSerial: UInt64 = 0
     /// The peer sent EOF (or hung up): no more input will come.
@@ -390,14 +392,15 @@ extension Connection.StateMachine {
       }
       // Backpressure: do not produce more replies while the peer is not reading.
       guard output.count + inFlight.bufferedBytes < limits.outputLowWaterBytes else { return .none }
-      if !handingOver, inFlight.count < limits.maxCallsInFlight, !inFlight.holdsStreamingCall, let call = nextCall() {
-        if call.more, !inFlight.isEmpty {
+      if !handingOver, inFlight.count < limits.maxCallsInFlight, !inFlight.holdsLoneCall, let call = nextCall() {
+        let alone = call.more || !limits.mayOverlap(call)
+        if alone, !inFlight.isEmpty {
           heldCall = call
           return .none
         }
         heldCall = nil
         lastSerial += 1
-        inFlight.dispatched(serial: lastSerial, oneway: call.oneway, more: call.more)
+        inFlight.dispatched(serial: lastSerial, oneway: call.oneway, more: call.more, alone: alone)
         return .dispatch(call, serial: lastSerial)
       }
       // Close only once every call received before the bad input or EOF is answered.

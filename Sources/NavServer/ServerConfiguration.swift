@@ -63,6 +63,13 @@ public struct ServerConfiguration: Sendable {
   /// dispatched only when no earlier one is in flight. Default 64.
   public var maxCallsInFlight = 64
 
+  /// Whether a pipelined call may be dispatched while earlier calls of its connection are
+  /// still in flight (and later ones alongside it). A call for which it is false runs
+  /// alone, so it sees the effects of every earlier call: the service lets only calls
+  /// that keep their order by themselves overlap (navd: `Mutate`, queued per scene in
+  /// arrival order). Default: none, one call at a time.
+  public var mayOverlap: @Sendable (VarlinkCall) -> Bool = { _ in false }
+
   /// Output waiting for a connection beyond this closes it (logged): a reader that never
   /// reads cannot grow navd's memory. Default 16 MiB (as systemd).
   public var outputHardLimitBytes = 16 * 1024 * 1024

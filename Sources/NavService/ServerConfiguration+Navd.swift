@@ -3,7 +3,9 @@ import NavWire
 
 extension ServerConfiguration {
   /// Makes the generic Varlink server speak for navd: `GetInfo` says navd and
-  /// its release, and a connection turned away reads `io.navd.LimitExceeded`.
+  /// its release, a connection turned away reads `io.navd.LimitExceeded`, and
+  /// pipelined `Mutate`s overlap (each scene queues them in arrival order) while
+  /// every other call runs alone, so it sees every earlier call's effect (PROTOCOL.md §2).
   public mutating func serveNavd() {
     vendor = "navd"
     product = "navd"
@@ -12,5 +14,6 @@ extension ServerConfiguration {
       ConnectionLimitExceeded(limit: refusal.limit, max: refusal.max, value: refusal.value, message: refusal.message)
         .frame
     }
+    mayOverlap = { call in call.methodName == NavMethod.mutate.rawValue && call.interface == NavProtocol.interface }
   }
 }

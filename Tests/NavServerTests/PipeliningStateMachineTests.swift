@@ -194,4 +194,19 @@ struct PipeliningStateMachineTests {
       return
     }
   }
+
+  @Test("PROTOCOL §2 a call the service does not let overlap waits for every earlier call, and the later ones wait for it")
+  func nonOverlappingCallRunsAlone() throws {
+    var limits = testLimits
+    limits.mayOverlap = { $0.methodName == "Write" }
+    var machine = Machine(limits: limits)
+    let bytes = callFrame("a.Write") + callFrame("a.Write") + callFrame("a.Read") + callFrame("a.Write")
+    let writes = dispatchAll(&machine, first: machine.bytesReceived(bytes, now: t0))
+    #expect(writes.map(\.serial) == [1, 2], "a.Read waits: it must see both writes")
+    #expect(machine.callReplied(serial: 2, frame: replyFrame(2)).isNone)
+    let read = try #require(machine.callReplied(serial: 1, frame: replyFrame(1)).dispatched)
+    #expect(read.call.methodName == "Read")
+    #expect(machine.nextAction().isNone, "the write after the read waits for it")
+    #expect(machine.callReplied(serial: read.serial, frame: replyFrame(3)).dispatched?.serial == 4)
+  }
 }

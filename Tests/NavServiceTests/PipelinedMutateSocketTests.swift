@@ -53,7 +53,7 @@ struct PipelinedMutateSocketTests {
     let client = try SocketClient(path: path)
     var calls: [UInt8] = []
     calls += mutateFrame(["op": "push", "item": ["id": "root", "title": "start"]])
-    // Every tenth call is a read, which ends before the Mutates queued ahead of it.
+    // Every tenth call is a read: it runs alone, after the Mutates before it are stored.
     var expected: [String] = ["Mutate"]
     for i in 1..<200 {
       if i % 10 == 0 {
@@ -77,6 +77,8 @@ struct PipelinedMutateSocketTests {
         versions.append(Int(reply.parameters["version"]?.numberValue ?? -1))
       default:
         #expect(reply.parameters["state"] != nil, "reply \(index) should answer a GetState: \(reply)")
+        let version = Int(reply.parameters["version"]?.numberValue ?? -1)
+        #expect(version == versions.last, "reply \(index): a read sees every write sent before it")
       }
     }
     #expect(versions == Array(1...versions.count), "Mutates applied in the order sent")
