@@ -8,8 +8,8 @@ extension Connection {
   /// `sourceProduced`, `bytesWritten`, `peerClosed`, `closeRequested`, `tick`) and return
   /// an `Action` for the IO code to perform. After performing any action other than
   /// `.none`, the IO code asks `nextAction()` for the next step until it is `.none` —
-  /// that is how one event can lead to several steps (a read of 64 pipelined calls
-  /// dispatches them all; a reply ends a call, which lets the next one be dispatched).
+  /// that is how one event can lead to several steps (a read of several pipelined
+  /// calls dispatches them all, up to `maxCallsInFlight`; a reply ends a call, which lets the next one be dispatched).
   ///
   /// Rules it enforces (PROTOCOL.md §2, pipelining): pipelined calls are dispatched in the
   /// order received, up to `maxCallsInFlight` at once, and only while the output waiting to

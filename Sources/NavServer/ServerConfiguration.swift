@@ -60,8 +60,12 @@ public struct ServerConfiguration: Sendable {
 
   /// Pipelined calls of one connection that navd works on at once: dispatched in the
   /// order received, answered in that order (PROTOCOL.md §2). A call with `more` is
-  /// dispatched only when no earlier one is in flight. Default 64.
-  public var maxCallsInFlight = 64
+  /// dispatched only when no earlier one is in flight. Default 4: pipelined Mutates to a
+  /// scene are stored as one group, and a group holds one scene state per version until
+  /// it is published, so on a large scene navd's peak memory grows with this number
+  /// (measured on a 2 MB scene: about 150 KiB per call; at 64 the non-reading-subscriber
+  /// RSS bound of PROTOCOL §6 no longer held).
+  public var maxCallsInFlight = 4
 
   /// Whether a pipelined call may be dispatched while earlier calls of its connection are
   /// still in flight (and later ones alongside it). A call for which it is false runs

@@ -195,7 +195,8 @@ struct PipeliningStateMachineTests {
     }
   }
 
-  @Test("PROTOCOL §2 a call the service does not let overlap waits for every earlier call, and the later ones wait for it")
+  @Test(
+    "PROTOCOL §2 a call the service does not let overlap waits for every earlier call, and the later ones wait for it")
   func nonOverlappingCallRunsAlone() throws {
     var limits = testLimits
     limits.mayOverlap = { $0.methodName == "Write" }
