@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import NavEngine
 import NavModel
 import NavServer
@@ -31,7 +32,7 @@ final class SlowThreadStore: SceneStore {
 @Suite("PROTOCOL §2 pipelining over a real socket: Mutates applied and answered in the order sent")
 struct PipelinedMutateSocketTests {
   @Test("PROTOCOL §2 200 pipelined Mutates on one connection: replies in call order, versions strictly increasing")
-  func pipelinedMutates() throws {
+  func pipelinedMutates() async throws {
     let store = SlowThreadStore()
     let engine = Engine(store: store)
     let executor = EventLoopExecutor()
@@ -50,6 +51,12 @@ struct PipelinedMutateSocketTests {
       server.waitUntilStopped()
     }
 
+    // The client blocks on its socket: on a thread of its own, never on the cooperative
+    // pool, whose threads the engine's tasks may need meanwhile.
+    try await onOwnThread { try exchange(path: path, store: store) }
+  }
+
+  private func exchange(path: String, store: SlowThreadStore) throws {
     let client = try SocketClient(path: path)
     var calls: [UInt8] = []
     calls += mutateFrame(["op": "push", "item": ["id": "root", "title": "start"]])
@@ -91,6 +98,12 @@ struct PipelinedMutateSocketTests {
     let last = try client.readReply()
     let title = last.parameters["state"]?["navigationBar"]?["items"]?.arrayValue?.first?["title"]
     #expect(title == "t199", "the last Mutate sent is the last applied")
+  }
+
+  private func onOwnThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+      Thread { done.resume(with: Result { try body() }) }.start()
+    }
   }
 
   private func mutateFrame(_ op: JSONValue) -> [UInt8] {
