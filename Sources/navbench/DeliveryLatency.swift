@@ -10,18 +10,37 @@ extension Bench {
     writer.setTimeout(milliseconds: 10_000)
     try target.prepare(writer, channel: channel)
     let subscribers = try SubscriberSet(target: target, channel: channel, count: count)
-    let deadline = Deadline(seconds: settings.seconds)
     let rounds = max(200, settings.iterations / 10)
     let warmUp = rounds / 10
+    var cpuBefore = warmUp == 0 ? serverCPUSeconds() : nil
+    let (firsts, lasts) = try closedLoop(
+      writer: writer, subscribers: subscribers, channel: channel, rounds: rounds, warmUp: warmUp
+    ) { cpuBefore = serverCPUSeconds() }
+    measurements.record(
+      "delivery.\(count).first", "delivery to the first of \(count)", Percentiles(nanoseconds: firsts))
+    measurements.record("delivery.\(count).last", "delivery to the last of \(count)", Percentiles(nanoseconds: lasts))
+    recordServerCPU(
+      "delivery.\(count).cpu", "server CPU per publish delivered to \(count)", since: cpuBefore, messages: lasts.count)
+  }
+
+  /// Publishes `warmUp + rounds` messages one at a time, each only once every
+  /// subscriber has the previous one and the writer its acknowledgement, and
+  /// returns the nanoseconds from send to the first and to the last arrival of
+  /// each measured round. `warmedUp` runs once, when the warm-up ends.
+  func closedLoop(
+    writer: BenchConnection, subscribers: SubscriberSet, channel: String, rounds: Int, warmUp: Int,
+    warmedUp: () -> Void = {}
+  ) throws -> (firsts: [UInt64], lasts: [UInt64]) {
+    let deadline = Deadline(seconds: settings.seconds)
     var firsts: [UInt64] = []
     var lasts: [UInt64] = []
     var round = 0
-    var cpuBefore = warmUp == 0 ? serverCPUSeconds() : nil
     while round < rounds + warmUp, !deadline.passed {
       let start = nowNanoseconds()
       try writer.send(target.publishFrame(channel: channel, sequence: round))
       let reached = try subscribers.pump(until: UInt64(round + 1), deadline: Deadline(seconds: Self.roundSeconds))
       let arrivals = reached.compactMap { $0 }
+      let count = subscribers.connections.count
       guard arrivals.count == count else {
         throw BenchConnection.Failure(
           description:
@@ -33,14 +52,10 @@ extension Bench {
         firsts.append(arrivals.min()! - start)
         lasts.append(arrivals.max()! - start)
       } else if round == warmUp - 1 {
-        cpuBefore = serverCPUSeconds()
+        warmedUp()
       }
       round += 1
     }
-    measurements.record(
-      "delivery.\(count).first", "delivery to the first of \(count)", Percentiles(nanoseconds: firsts))
-    measurements.record("delivery.\(count).last", "delivery to the last of \(count)", Percentiles(nanoseconds: lasts))
-    recordServerCPU(
-      "delivery.\(count).cpu", "server CPU per publish delivered to \(count)", since: cpuBefore, messages: lasts.count)
+    return (firsts, lasts)
   }
 }

@@ -22,29 +22,9 @@ extension Bench {
     measurements.record(
       "many.rss", "server RSS per subscriber, \(count) subscribed", "KiB",
       (residentMiB() - rssBefore) * 1024 / Double(count))
-    let deadline = Deadline(seconds: settings.seconds)
-    var firsts: [UInt64] = []
-    var lasts: [UInt64] = []
-    let warmUp = max(1, settings.manyRounds / 10)
-    var round = 0
-    while round < settings.manyRounds + warmUp, !deadline.passed {
-      let start = nowNanoseconds()
-      try writer.send(target.publishFrame(channel: channel, sequence: round))
-      let reached = try subscribers.pump(until: UInt64(round + 1), deadline: Deadline(seconds: Self.roundSeconds))
-      let arrivals = reached.compactMap { $0 }
-      guard arrivals.count == count else {
-        throw BenchConnection.Failure(
-          description:
-            "\(count - arrivals.count) of \(count) subscribers missed message \(round) for \(Self.roundSeconds) s")
-      }
-      let ack = try writer.readMessage()
-      try ack.withUnsafeBytes { try target.checkAcknowledgement($0) }
-      if round >= warmUp {
-        firsts.append(arrivals.min()! - start)
-        lasts.append(arrivals.max()! - start)
-      }
-      round += 1
-    }
+    let (firsts, lasts) = try closedLoop(
+      writer: writer, subscribers: subscribers, channel: channel, rounds: settings.manyRounds,
+      warmUp: max(1, settings.manyRounds / 10))
     measurements.record("many.first", "delivery to the first of \(count)", Percentiles(nanoseconds: firsts))
     measurements.record("many.last", "delivery to the last of \(count)", Percentiles(nanoseconds: lasts))
   }
