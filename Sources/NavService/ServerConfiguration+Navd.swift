@@ -10,10 +10,7 @@ extension ServerConfiguration {
     vendor = "navd"
     product = "navd"
     version = NavdRelease.version
-    refusal = { refusal in
-      ConnectionLimitExceeded(limit: refusal.limit, max: refusal.max, value: refusal.value, message: refusal.message)
-        .frame
-    }
+    refusal = { $0.limitExceededFrame }
     mayOverlap = { call in call.methodName == NavMethod.mutate.rawValue && call.interface == NavProtocol.interface }
   }
 }

@@ -1,12 +1,12 @@
 import NavModel
-import NavWire
 
 /// Why the server turns a connection away before serving it (PROTOCOL.md §2,
 /// "When navd turns a connection away"): the limit it is over, that limit's
 /// maximum, the count that passed it, and one sentence for people.
 ///
 /// The server knows the limits; the service it serves names the error the
-/// client reads (`ServerConfiguration.refusal`): navd answers `io.navd.LimitExceeded`.
+/// client reads (`ServerConfiguration.refusal`): navd answers
+/// `io.navd.LimitExceeded` (`limitExceededFrame`).
 public struct ConnectionRefusal: Sendable, Hashable {
   /// The limit: `connections`, `connectionsPerUser` or `fileDescriptors`.
   public var limit: String
