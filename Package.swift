@@ -22,7 +22,7 @@ let package = Package(
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .target(name: "NavFileSystem"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "CSQLite"]),
+    .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "NavSystem", "CSQLite"]),
     .target(name: "NavWire", dependencies: ["NavModel"]),
     .target(name: "NavClient", dependencies: ["NavModel", "NavWire", "NavSystem"]),
     .target(name: "NavCtlKit", dependencies: ["NavModel", "NavWire"]),
@@ -33,7 +33,7 @@ let package = Package(
       name: "navd",
       dependencies: [
         "NavService", "NavAccess", "NavConfig", "NavEngine", "NavStore", "NavServer", "NavWire", "NavModel",
-        "NavSystemd",
+        "NavSystemd", "NavSystem",
       ]),
     .executableTarget(
       name: "navbench", dependencies: ["NavEngine", "NavService", "NavWire", "NavModel", "CNavSys", "NavSystem"]),

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -88,4 +89,8 @@ int cnav_terminal_columns(int fd) {
   struct winsize size;
   if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
   return size.ws_col;
+}
+
+void cnav_name_current_thread(const char *name) {
+  prctl(PR_SET_NAME, name, 0, 0, 0);
 }

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import NavSystem
 import Synchronization
 
 /// navd's logger: cheap to call from any thread (including the event loop), never blocks.
@@ -92,9 +93,7 @@ public final class Log: Sendable {
   }
 
   private func startWriterThread() {
-    let thread = Thread { [self] in writerLoop() }
-    thread.name = "navd-log"
-    thread.start()
+    _ = OwnThread(name: "navd-log") { [self] in writerLoop() }
   }
 
   /// The writer thread: sleeps on the semaphore, drains the queue, writes outside the lock.

@@ -1,4 +1,8 @@
-import Foundation
+import NavSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// How important a log record is; ordered, lowest first (syslog's names and order).
 public enum LogLevel: Int, Comparable, Sendable, CaseIterable, CustomStringConvertible {
@@ -37,10 +41,12 @@ public struct LogRecord: Sendable {
   /// escaped, at most `LogText.fieldLimit` bytes each.
   public let fields: [(key: String, value: String)]
   /// Wall-clock time the record was made (not when it was written).
-  public let timestamp: Date
+  public let timestamp: LogTimestamp
 
   /// Creates a record stamped now, escaping and bounding `message` and `fields`.
-  public init(level: LogLevel, message: String, fields: [(key: String, value: String)] = [], timestamp: Date = Date()) {
+  public init(
+    level: LogLevel, message: String, fields: [(key: String, value: String)] = [], timestamp: LogTimestamp = .now()
+  ) {
     self.level = level
     self.message = LogText.escaped(message, limit: LogText.messageLimit)
     self.fields = fields.map { field in
@@ -74,14 +80,14 @@ public struct StderrLogSink: LogSink {
     self.program = program
   }
 
-  /// Formats and writes one line; FileHandle writes are unbuffered, so no flush is needed.
+  /// Formats and writes one line; stderr writes are unbuffered, so no flush is needed.
   public func write(_ record: LogRecord) {
-    var line = "\(Self.format(record.timestamp)) \(program)[\(getpid())] \(record.level): \(record.message)"
+    var line = "\(record.timestamp.iso8601) \(program)[\(getpid())] \(record.level): \(record.message)"
     for field in record.fields {
       line += " \(field.key)=\(Self.quoteIfNeeded(field.value))"
     }
     line += "\n"
-    FileHandle.standardError.write(Data(line.utf8))
+    StandardError.write(line)
   }
 
   /// Quotes a value holding a space, quote or `=` (or none at all), so `key=value` pairs
@@ -89,10 +95,11 @@ public struct StderrLogSink: LogSink {
   /// character, every backslash doubled, so `\"` inside quotes can only be a quote.
   private static func quoteIfNeeded(_ value: String) -> String {
     guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) else { return value }
-    return "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\""
-  }
-
-  private static func format(_ date: Date) -> String {
-    date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    var quoted = "\""
+    for character in value {
+      if character == "\"" { quoted += "\\" }
+      quoted.append(character)
+    }
+    return quoted + "\""
   }
 }

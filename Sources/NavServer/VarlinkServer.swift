@@ -1,6 +1,10 @@
 import Dispatch
-import Foundation
+import NavSystem
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The Varlink server: a listening Unix socket and an event-loop thread of its own.
 ///
@@ -88,13 +92,10 @@ public final class VarlinkServer: Sendable {
       }
       stopped.enter()
       let group = stopped
-      let thread = Thread {
+      _ = OwnThread(name: "navd-io", stackSize: 1 << 20) {
         loop.run()
         group.leave()
       }
-      thread.name = "navd-io"
-      thread.stackSize = 1 << 20
-      thread.start()
       phase = .running(loop)
     }
   }

@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import NavEngine
+import NavSystem
 import Synchronization
 
 /// When the WAL is checkpointed (inline commits, `--durability normal`).
@@ -28,7 +29,7 @@ final class Checkpointer: Sendable {
   private let wake = DispatchSemaphore(value: 0)
   private let passiveRuns = Atomic<Int>(0)
   private let truncateRuns = Atomic<Int>(0)
-  private let thread: Mutex<StoreThread?> = Mutex(nil)
+  private let thread: Mutex<OwnThread?> = Mutex(nil)
 
   /// Opens a second connection to `path` and starts the checkpoint thread.
   init(path: String, limits: CheckpointLimits) throws(StoreError) {
@@ -44,7 +45,7 @@ final class Checkpointer: Sendable {
     _ = try database.integer("SELECT count(*) FROM sqlite_schema")
     let connection = Connection(database)
     thread.withLock { [self] thread in
-      thread = StoreThread(name: "navd-checkpoint") { [self] in
+      thread = OwnThread(name: "navd-checkpoint") { [self] in
         while let database = connection.database, waitForRequest() {
           run(on: database)
         }

@@ -1,4 +1,5 @@
 import NavEngine
+import NavSystem
 import Synchronization
 
 /// `--durability full`: commits are written by a store thread of navd's own, because each
@@ -10,13 +11,13 @@ import Synchronization
 /// next one starts clean, so a full disk heals once space returns.
 final class ThreadedCommits: Sendable {
   private let queue = CommitQueue()
-  private let thread: Mutex<StoreThread?>
+  private let thread: Mutex<OwnThread?>
 
   /// Hands `writer` to a new store thread.
   init(writer: StoreWriter) {
     let queue = self.queue
     thread = Mutex(
-      StoreThread(name: "navd-store") {
+      OwnThread(name: "navd-store") {
         while let jobs = queue.takeAll() {
           let result: Result<Void, StoreError>
           do throws(StoreError) {

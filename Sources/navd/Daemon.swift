@@ -1,11 +1,15 @@
-import Foundation
 import NavAccess
 import NavConfig
 import NavServer
 import NavService
+import NavSystem
 import NavSystemd
 import NavWire
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// navd's composition root: the log, the service manager link, the engine and service,
 /// and the server are built here, once, from the settings — and run until a signal
@@ -118,7 +122,7 @@ final class Daemon: Sendable {
     } catch {
       log.error("cannot start: \(error)")
       log.flush()
-      FileHandle.standardError.write(Data("navd: \(error)\n".utf8))
+      StandardError.write("navd: \(error)\n")
       return 1
     }
     if !adopted.names.isEmpty {

@@ -1,4 +1,4 @@
-import Foundation
+import NavSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -36,7 +36,7 @@ final class SignalWatcher: Sendable {
 
   /// Starts the thread that calls `handlers[signal]` for each handled signal, in arrival order.
   init(handlers: [Int32: @Sendable () -> Void]) {
-    let thread = Thread {
+    _ = OwnThread(name: "navd-signals", stackSize: 256 << 10) {
       var set = Self.handledSet()
       while true {
         var number: Int32 = 0
@@ -44,8 +44,5 @@ final class SignalWatcher: Sendable {
         handlers[number]?()
       }
     }
-    thread.name = "navd-signals"
-    thread.stackSize = 256 << 10
-    thread.start()
   }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import NavConfig
+import NavSystem
 import NavSystemd
 import NavWire
 
@@ -15,7 +15,7 @@ import NavWire
 SignalWatcher.blockHandled()
 
 func fail(_ message: String, code: Int32) -> Never {
-  FileHandle.standardError.write(Data("navd: \(message)\n".utf8))
+  StandardError.write("navd: \(message)\n")
   exit(code)
 }
 
@@ -39,7 +39,7 @@ case .run:
 
 let configuration = Configuration(
   path: arguments.configPath ?? NavdSettings.defaultConfigPath, arguments: arguments,
-  environment: ProcessInfo.processInfo.environment)
+  environment: ProcessEnvironment.variables)
 let settings: NavdSettings
 let files: [ConfigFile]
 do {

@@ -64,6 +64,9 @@ int cnav_connect_unix(int fd, const char *path);
 int cnav_unix_path_max(void);
 
 /// Sets O_NONBLOCK on fd. Returns 0 or -1 with errno set.
+/// Names the calling thread (the kernel keeps 15 bytes), as `ps -L` and `top -H` show it.
+void cnav_name_current_thread(const char *name);
+
 int cnav_set_nonblocking(int fd);
 
 /// setsockopt(SO_SNDBUF / SO_RCVBUF); used by tests to make slow readers slow quickly.
