@@ -61,6 +61,11 @@ extension NavdSettings {
     integer(
       "Engine", "MaxScenes", "--max-scenes", default: 1024, minimum: 1, \.maxScenes, "Scenes navd holds at most."),
     integer(
+      "Engine", "MaxSubscribersPerScene", "--max-subscribers-per-scene", default: 4096, minimum: 1,
+      \.maxSubscribersPerScene,
+      "Subscribe and WatchActions streams one scene serves at most; each also needs a connection "
+        + "(--max-connections)."),
+    integer(
       "Engine", "OpLogBytes", "--op-log-bytes", default: 8 << 20, minimum: 4096, \.opLogBytes,
       "Bytes of ops kept per scene in the op log; the oldest versions go first, as past --op-log."),
     SettingKey(

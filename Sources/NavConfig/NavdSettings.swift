@@ -40,6 +40,8 @@ public struct NavdSettings: Sendable, Equatable {
   public var snapshotInterval = 256
   /// `[Engine] MaxScenes=`.
   public var maxScenes = 1024
+  /// `[Engine] MaxSubscribersPerScene=`.
+  public var maxSubscribersPerScene = 4096
   /// `[Log] Level=`: debug, info, notice, warning or error.
   public var logLevel = "info"
   /// `[Log] Target=`: auto (the journal when journald runs, else stderr), journal or stderr.

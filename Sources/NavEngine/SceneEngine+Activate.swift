@@ -4,8 +4,10 @@ import NavModel
 /// frame, subscribers as an `events` frame at the current version.
 extension SceneEngine {
   /// Adds a watcher of activations (`WatchActions`); its first frame,
-  /// `watching`, tells the client the watch is registered.
-  public func watchActions(_ watcher: Subscriber) {
+  /// `watching`, tells the client the watch is registered. Past
+  /// `maxSubscribersPerScene` streams it throws LimitExceeded and adds nothing.
+  public func watchActions(_ watcher: Subscriber) throws(NavError) {
+    try admitStream()
     guard watcher.watching(scene: name, first: watcher.encode(.watching(scene: name, version: version))) else {
       return
     }

@@ -13,13 +13,7 @@ extension SceneEngine {
   public func subscribe(_ subscriber: Subscriber, view: DocumentView, sinceVersion: UInt64?, epoch: String? = nil)
     throws(NavError)
   {
-    pruneClosedSubscribers()
-    let count = subscriberCount
-    guard count < configuration.maxSubscribersPerScene else {
-      throw NavError(
-        .limitExceeded, "scene \"\(name)\" already has \(count) subscribers", field: "scene",
-        value: name, limit: "maxSubscribersPerScene", max: configuration.maxSubscribersPerScene)
-    }
+    try admitStream()
     var group = groups[view] ?? SubscriptionGroup(version: version, document: view.document(of: state))
     let snapshot =
       group.snapshot
@@ -82,6 +76,18 @@ extension SceneEngine {
       for id in closed { unsubscribe(id, view: view) }
     }
     for (id, watcher) in actionWatchers where watcher.isClosed { actionWatchers[id] = nil }
+  }
+
+  /// Refuses one more stream when the scene already serves `maxSubscribersPerScene`
+  /// (subscribers and `WatchActions` watchers together, PROTOCOL §9.12).
+  func admitStream() throws(NavError) {
+    pruneClosedSubscribers()
+    let count = subscriberTotal
+    guard count < configuration.maxSubscribersPerScene else {
+      throw NavError(
+        .limitExceeded, "scene \"\(name)\" already has \(count) subscribers and watchers", field: "scene",
+        value: name, limit: "maxSubscribersPerScene", max: configuration.maxSubscribersPerScene)
+    }
   }
 
   /// Live subscribers of every view: derived from membership, so it cannot drift.

@@ -191,8 +191,12 @@ public final class NavdService: CallHandler {
     }
     let watcher = makeSubscriber(context)
     run {
-      await scene.watchActions(watcher)
-      context.stream(from: SubscriberSource(watcher))
+      do throws(NavError) {
+        try await scene.watchActions(watcher)
+        context.stream(from: SubscriberSource(watcher))
+      } catch {
+        context.fail(error.errorName, error.parameters)
+      }
     }
   }
 

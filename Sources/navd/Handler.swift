@@ -41,6 +41,7 @@ func makeService(
   configuration.subscriberQueueBytes = settings.subscriberQueueBytes
   configuration.opLogCapacity = settings.opLogVersions
   configuration.maxScenes = settings.maxScenes
+  configuration.maxSubscribersPerScene = settings.maxSubscribersPerScene
   configuration.opLogBytes = settings.opLogBytes
   configuration.snapshotInterval = settings.snapshotInterval
   let engine: Engine

@@ -125,7 +125,9 @@ struct FanoutTests {
           try await scene.subscribe(s.subscriber, view: view, sinceVersion: nil)
           live[s.subscriber.id] = s
         } catch {
-          #expect(live.count == 16, "seed \(seed) cycle \(cycle): refused with \(live.count) live subscribers")
+          #expect(
+            live.count + watchers.count == 16,
+            "seed \(seed) cycle \(cycle): refused with \(live.count) subscribers and \(watchers.count) watchers")
         }
       case 2:
         // The connection closes (peer gone, or the loop's stall timer): the source is cancelled.
@@ -135,8 +137,13 @@ struct FanoutTests {
       case 3:
         let w = TestSubscriber(id: nextID, queueLimit: 512)
         nextID += 1
-        await scene.watchActions(w.subscriber)
-        watchers[w.subscriber.id] = w
+        do {
+          try await scene.watchActions(w.subscriber)
+          watchers[w.subscriber.id] = w
+        } catch {
+          // §9.12: watchers count toward maxSubscribersPerScene too.
+          #expect(live.count + watchers.count == 16, "seed \(seed) cycle \(cycle): watcher refused early")
+        }
         if let id = watchers.keys.sorted().randomElement(using: &random), random.next() % 2 == 0 {
           watchers.removeValue(forKey: id)?.subscriber.cancel()
         }
@@ -177,8 +184,8 @@ struct FanoutTests {
       ]))
     let reader = TestSubscriber(id: 1, queueLimit: 1 << 20)
     let stuck = TestSubscriber(id: 2, queueLimit: 1024)
-    await scene.watchActions(reader.subscriber)
-    await scene.watchActions(stuck.subscriber)
+    try await scene.watchActions(reader.subscriber)
+    try await scene.watchActions(stuck.subscriber)
     #expect(try reader.pull() == [["kind": "watching", "scene": "main", "version": 1]])
     var counts: [Int] = []
     for _ in 0..<1000 { counts.append(try await scene.activate("go").watchers) }

@@ -353,6 +353,25 @@ def test_9_12_max_scenes_limit_name():
         assert (details["limit"], details["max"], details["field"]) == ("maxScenes", 2, "scene")
 
 
+def test_9_12_max_subscribers_per_scene_is_configurable():
+    """PROTOCOL §9.12, §2 limits: --max-subscribers-per-scene 2 serves two streams of a scene
+    (a watcher counts) and refuses the third with LimitExceeded; another scene is not affected."""
+    with Navd(args=["--max-subscribers-per-scene", "2"], name="subscribers") as navd:
+        with navd.connect() as writer:
+            mutate(writer, "other", INBOX)
+        with navd.connect() as first, navd.connect() as second, navd.connect() as third, \
+                navd.connect() as elsewhere:
+            first.send("io.navd.Subscribe", {"scene": "main"}, more=True)
+            assert first.recv()["parameters"]["kind"] == "snapshot"
+            second.send("io.navd.WatchActions", {"scene": "main"}, more=True)
+            assert second.recv()["parameters"]["kind"] == "watching"
+            name, details = error_of(third, "io.navd.Subscribe", {"scene": "main"}, more=True)
+            assert name == "io.navd.LimitExceeded"
+            assert (details["limit"], details["max"]) == ("maxSubscribersPerScene", 2)
+            elsewhere.send("io.navd.Subscribe", {"scene": "other"}, more=True)
+            assert elsewhere.recv()["parameters"]["kind"] == "snapshot"
+
+
 # -- §9.13 frame limit and nesting depth ---------------------------------------------------------
 
 def padded_call(total_bytes: int) -> bytes:
