@@ -43,9 +43,7 @@ public final class SQLiteSceneStore: SceneStore {
     self.durability = durability
     let database: SQLiteDatabase
     do throws(StoreError) {
-      // Created private (0600; SQLite gives its -wal and -shm files the same mode), whatever the umask.
-      let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-      if fd >= 0 { Glibc.close(fd) }
+      try DatabaseCreation.createIfMissing(at: path)
       database = try SQLiteDatabase(path: path)
       try database.execute("PRAGMA busy_timeout = 5000")
       try Self.check(database)
