@@ -30,9 +30,13 @@ public enum DocumentView: Sendable, Hashable, CustomStringConvertible {
 struct SubscriptionGroup: Sendable {
   var current: VersionedDocument
   var subscribers: [UInt64: Subscriber] = [:]
-  /// The snapshot frame of `current`, encoded by the first subscriber that
-  /// needs it and shared by the others until the next version.
-  var snapshot: [UInt8]?
+  /// The snapshot frame of `current` (framed) and the size of its encoded
+  /// parameters, encoded by the first subscriber that needs it and shared by
+  /// the others until the next version.
+  var snapshot: (frame: [UInt8], documentBytes: Int)?
+  /// The size of the view's encoded document when a snapshot was last made:
+  /// what one of its documents costs, to bound commit groups (`SceneEngine.groupCapacity`).
+  var documentBytes = 0
 
   init(version: UInt64, document: JSONValue) {
     current = VersionedDocument(version: version, document: document)

@@ -105,7 +105,8 @@ extension SceneEngine {
       applied: applied)
     let snapshot = plan.snapshots.record(version: version, opsBytes: opsBytes, configuration: configuration)
     plan.versions.append(
-      GroupPlan.Version(entry: entry, state: applied.state, outcome: outcome, opsDigest: digest, snapshot: snapshot))
+      GroupPlan.Version(
+        entry: entry, outcome: outcome, opsDigest: digest, snapshot: snapshot ? applied.state : nil))
     plan.state = applied.state
     plan.version = version
     if let key {

@@ -5,24 +5,45 @@ import NavModel
 /// subscriber of that view. No subscriber costs a diff here: one that is
 /// behind coalesces when it next pulls (`SubscriberQueue`).
 extension SceneEngine {
-  /// `state` is the state after `entry`.
-  func publish(_ entry: LogEntry, state: SceneState) {
-    for (view, var group) in groups {
-      let document = view.document(of: state)
-      var update = SharedFrame(
-        .update(
-          fromVersion: entry.version - 1, toVersion: entry.version,
-          patch: PatchBuilder.diff(group.current.document, document), animated: entry.animated, events: entry.events,
-          coalesced: false))
-      group.current = VersionedDocument(version: entry.version, document: document)
-      group.snapshot = nil
+  /// Publishes an installed group, whose first version follows `before`.
+  ///
+  /// The plan holds only its last state, so the states in between are
+  /// rebuilt by replaying the entries' ops (none for a group of one). Each
+  /// view's updates for the whole group are framed into one chunk, queued to
+  /// each of its subscribers at once: one lock and one wake per subscriber
+  /// per group, however many versions it holds, and the same bytes for all.
+  func publish(_ plan: GroupPlan, after before: SceneState) {
+    guard !groups.isEmpty else { return }
+    var chunks: [DocumentView: [UInt8]] = [:]
+    var state = before
+    for (index, planned) in plan.versions.enumerated() {
+      state = index == plan.versions.count - 1 ? plan.state : log.replay(planned.entry, on: state)
+      for view in groups.keys { chunks[view, default: []] += update(view, to: state, after: planned.entry) }
+    }
+    for (view, chunk) in chunks {
+      guard var group = groups[view] else { continue }
       var gone: [UInt64] = []
-      for (id, subscriber) in group.subscribers
-      where !subscriber.updatePublished(update.bytes(for: subscriber), newest: group.current) {
+      for (id, subscriber) in group.subscribers where !subscriber.updatePublished(chunk, newest: group.current) {
         gone.append(id)
       }
       for id in gone { group.subscribers[id] = nil }
       groups[view] = group.subscribers.isEmpty ? nil : group
     }
+  }
+
+  /// The framed update of `view` to `state` (the state after `entry`); the
+  /// view's current document becomes `state`'s.
+  private func update(_ view: DocumentView, to state: SceneState, after entry: LogEntry) -> [UInt8] {
+    guard var group = groups[view], let encoder = group.subscribers.first?.value else { return [] }
+    let document = view.document(of: state)
+    let update = encoder.encode(
+      .update(
+        fromVersion: entry.version - 1, toVersion: entry.version,
+        patch: PatchBuilder.diff(group.current.document, document), animated: entry.animated, events: entry.events,
+        coalesced: false))
+    group.current = VersionedDocument(version: entry.version, document: document)
+    group.snapshot = nil
+    groups[view] = group
+    return update
   }
 }

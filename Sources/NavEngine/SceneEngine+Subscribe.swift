@@ -20,11 +20,16 @@ extension SceneEngine {
     defer { if !group.subscribers.isEmpty { groups[view] = group } }
     let snapshot =
       group.snapshot
-      ?? subscriber.encode(.snapshot(version: version, epoch: self.epoch, view: view, document: group.current.document))
+      ?? {
+        let parameters = subscriber.encodeParameters(
+          .snapshot(version: version, epoch: self.epoch, view: view, document: group.current.document))
+        return (subscriber.framed(parameters), parameters.count)
+      }()
     group.snapshot = snapshot
-    var first = [snapshot]
+    group.documentBytes = snapshot.documentBytes
+    var first = [snapshot.frame]
     if let since = sinceVersion, epoch == nil || epoch == self.epoch, since <= version, log.holds(since),
-      resumeCost(since: since, documentBytes: snapshot.count) <= configuration.resumeBudgetBytes
+      resumeCost(since: since, documentBytes: snapshot.documentBytes) <= configuration.resumeBudgetBytes
     {
       first = resumeUpdates(view: view, since: since).map(subscriber.encode)
     }

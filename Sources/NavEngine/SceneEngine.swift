@@ -73,27 +73,60 @@ public actor SceneEngine {
 
   /// Commits a mutation; returns once it is stored and queued to every subscriber.
   ///
-  /// When the scene is idle the caller commits its own mutation at once (no
-  /// extra task hop); mutations arriving meanwhile wait and are committed
-  /// together as the next group.
+  /// When the scene is idle the caller leads the next group: it steps off the
+  /// actor once (`letQueuedCallsIn`), so that the calls already queued behind
+  /// it — the rest of a pipelined burst, dispatched in the same loop pass —
+  /// reach the scene, find it draining and join; then it commits them all.
+  /// Mutations arriving while that group is stored wait and are committed
+  /// together as the next one. Without the step, a store that commits without
+  /// suspending (navd's SQLite store at `--durability normal`) would make every
+  /// mutation its own group: one commit and one write per subscriber each.
   public func mutate(_ request: MutationRequest) async -> Result<MutationOutcome, NavError> {
     if draining {
       return await withCheckedContinuation { (waiter: Waiter) in pending.append((request, waiter)) }
     }
     draining = true
-    let result = await commitGroup([request])[0]
+    await Self.letQueuedCallsIn()
+    let joined = takePending(upTo: groupCapacity - 1)
+    let results = await commitGroup([request] + joined.map(\.0))
+    for ((_, waiter), result) in zip(joined, results.dropFirst()) { waiter.resume(returning: result) }
     if pending.isEmpty {
       draining = false
     } else {
       Task { await self.drain() }
     }
-    return result
+    return results[0]
+  }
+
+  /// Mutations a group may hold: as many as fit `groupDocumentBytes` given the
+  /// largest subscribed view's document, at least one. Publishing a group
+  /// builds each view's document for every version while a subscriber that
+  /// keeps up still holds the one from before the group (until it reads), so a
+  /// group of large documents costs a document more than one version alone.
+  var groupCapacity: Int {
+    let largest = groups.values.reduce(0) { max($0, $1.documentBytes) }
+    return largest == 0 ? .max : max(1, Self.groupDocumentBytes / largest)
+  }
+
+  /// Document bytes one commit group may build per view (PROTOCOL.md §2 "Pipelining"): 1 MiB.
+  static let groupDocumentBytes = 1 << 20
+
+  /// The oldest `count` waiting mutations, removed from `pending`.
+  private func takePending(upTo count: Int) -> [(MutationRequest, Waiter)] {
+    let taken = Array(pending.prefix(max(0, count)))
+    pending.removeFirst(taken.count)
+    return taken
+  }
+
+  /// Yields off the actor: jobs already queued on the caller's executor run
+  /// first (a yield on the actor would queue the caller ahead of them there).
+  @concurrent private nonisolated static func letQueuedCallsIn() async {
+    await Task.yield()
   }
 
   private func drain() async {
     while !pending.isEmpty {
-      let group = pending
-      pending = []
+      let group = takePending(upTo: groupCapacity)
       let results = await commitGroup(group.map(\.0))
       for ((_, waiter), result) in zip(group, results) { waiter.resume(returning: result) }
     }
@@ -121,8 +154,9 @@ public actor SceneEngine {
       preconditionFailure(
         "scene \(name): version moved from \(plan.baseVersion) to \(version) while a group was being stored")
     }
+    let before = state
     install(plan)
-    for planned in plan.versions { publish(planned.entry, state: planned.state) }
+    publish(plan, after: before)
     return plan.results
   }
 
@@ -146,7 +180,7 @@ public actor SceneEngine {
       return CommitRecord(
         scene: name, epoch: epoch, version: planned.entry.version, client: planned.entry.client,
         mutationId: planned.entry.mutationId, opsDigest: planned.opsDigest, ops: planned.entry.ops,
-        outcome: planned.outcome, snapshot: planned.snapshot ? planned.state : nil,
+        outcome: planned.outcome, snapshot: planned.snapshot,
         forgetMutationIdsThrough: through)
     }
   }

@@ -36,20 +36,18 @@ public final class Subscriber: Sendable {
   }
 
   /// Everything pending, framed, in one buffer; called by the connection when it can write.
+  ///
+  /// The queue already holds framed bytes shared by every subscriber of the
+  /// view, so when one chunk is pending (the usual case: one commit group
+  /// since the last pull) it is returned as it is, not copied.
   public func pull() -> [UInt8] {
-    let action = queue.withLock { $0.pulled() }
-    var out: [UInt8] = []
-    switch action {
-    case .nothing: break
-    case .send(let frames): append(frames, to: &out)
-    case .coalesce(let frames, let from, let to):
-      append(frames, to: &out)
-      encoder.frame(encoder.encode(.coalesced(from: from, to: to)), into: &out)
+    switch queue.withLock({ $0.pulled() }) {
+    case .nothing: return []
+    case .send(let frames): return Self.joined(frames)
+    case .coalesce(let frames, let from, let to): return Self.joined(frames + [encode(.coalesced(from: from, to: to))])
     case .reportDropped(let frames, let scene, let count, let version):
-      append(frames, to: &out)
-      encoder.frame(encoder.encode(.dropped(scene: scene, count: count, version: version)), into: &out)
+      return Self.joined(frames + [encode(.dropped(scene: scene, count: count, version: version))])
     }
-    return out
   }
 
   /// The client went away: release the queue and tell the engine to forget it.
@@ -75,17 +73,32 @@ public final class Subscriber: Sendable {
   /// Bytes of frames waiting to be pulled (tests: the queue bound).
   public var pendingBytes: Int { queue.withLock { $0.pendingBytes } }
 
-  private func append(_ frames: [[UInt8]], to out: inout [UInt8]) {
-    out.reserveCapacity(frames.reduce(0) { $0 + $1.count + 40 })
-    for parameters in frames { encoder.frame(parameters, into: &out) }
+  private static func joined(_ chunks: [[UInt8]]) -> [UInt8] {
+    if chunks.count == 1 { return chunks[0] }
+    var out: [UInt8] = []
+    out.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+    for chunk in chunks { out += chunk }
+    return out
   }
 }
 
 /// The engine's side: every method returns false once the stream is closed,
 /// so the caller forgets it at once.
 extension Subscriber {
-  /// `frame`'s parameters, encoded by this subscriber's encoder (once per frame: `SharedFrame`).
-  func encode(_ frame: StreamFrame) -> [UInt8] { encoder.encode(frame) }
+  /// `frame` as one streaming reply, encoded and framed by this subscriber's
+  /// encoder: the bytes queued (once per frame: `SharedFrame`).
+  func encode(_ frame: StreamFrame) -> [UInt8] { framed(encoder.encode(frame)) }
+
+  /// `frame`'s reply parameters alone (their size is what `resumeCost` weighs).
+  func encodeParameters(_ frame: StreamFrame) -> [UInt8] { encoder.encode(frame) }
+
+  /// `parameters` (from `encodeParameters`) as one streaming reply.
+  func framed(_ parameters: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(parameters.count + 40)
+    encoder.frame(parameters, into: &out)
+    return out
+  }
 
   func subscribed(first: [[UInt8]], base: VersionedDocument) -> Bool {
     perform(queue.withLock { $0.subscribed(first: first, base: base) })

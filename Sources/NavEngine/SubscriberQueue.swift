@@ -72,16 +72,22 @@ struct SubscriberQueue: Sendable {
     var scene = ""
   }
 
-  private enum State: Sendable {
+  private enum Phase: Sendable {
     /// Created, not yet started by the engine.
     case idle
-    case open(Pending)
+    /// Started: `pending` holds what waits for the next pull.
+    case open
+    /// Cancelled: `pending` was released.
     case closed
   }
 
   /// Bytes of pending frames past which updates are coalesced and activations refused.
   let limit: Int
-  private var state: State = .idle
+  // A phase beside the pending value, rather than an enum carrying it, so that each
+  // event changes `pending` in place: copying it out of an enum payload and back costs a
+  // retain and a release of every field, per subscriber per update.
+  private var phase: Phase = .idle
+  private var pending = Pending()
   /// How many times updates were dropped for a coalesced one (tests, statistics).
   private(set) var coalescedCount = 0
   /// The version of the document the client has after the last pull (nil before the
@@ -92,69 +98,57 @@ struct SubscriberQueue: Sendable {
     self.limit = limit
   }
 
-  var isClosed: Bool {
-    if case .closed = state { return true }
-    return false
-  }
+  var isClosed: Bool { phase == .closed }
 
   /// Bytes of frames waiting to be pulled.
-  var pendingBytes: Int {
-    if case .open(let pending) = state { return pending.bytes }
-    return 0
-  }
+  var pendingBytes: Int { phase == .open ? pending.bytes : 0 }
+
+  /// What an event that finds the queue not open tells the owner.
+  private var notOpen: Action { isClosed ? .remove : .none }
 }
 
 extension SubscriberQueue {
   /// The engine registered a subscriber: `first` (its snapshot, or its resume
   /// updates) leads the client to `base`, the view's current document.
   mutating func subscribed(first: [[UInt8]], base: VersionedDocument) -> Action {
-    guard case .idle = state else { return isClosed ? .remove : .none }
-    var pending = Pending()
+    guard phase == .idle else { return notOpen }
+    phase = .open
     pending.head = first
     pending.bytes = first.reduce(0) { $0 + $1.count }
     pending.base = base
     pending.newest = base
-    state = .open(pending)
     return first.isEmpty ? .none : .wake
   }
 
   /// The engine registered a watcher: `first` tells the client its watch is active.
   mutating func watching(scene: String, first: [UInt8]) -> Action {
-    guard case .idle = state else { return isClosed ? .remove : .none }
-    var pending = Pending()
+    guard phase == .idle else { return notOpen }
+    phase = .open
     pending.scene = scene
     pending.head = [first]
     pending.bytes = first.count
-    state = .open(pending)
     return .wake
   }
 
-  /// A new version of the view: `update` leads from the previous newest document to `newest`.
+  /// New versions of the view: `update` (the framed updates of one or more
+  /// versions, as one chunk) leads from the previous newest document to `newest`.
   mutating func updatePublished(_ update: [UInt8], newest: VersionedDocument) -> Action {
-    guard case .open(var pending) = state else { return isClosed ? .remove : .none }
-    state = .idle  // no copy-on-write of `pending` while it is changed
-    defer { state = .open(pending) }
+    guard phase == .open else { return notOpen }
     pending.newest = newest
     if pending.coalescing { return .none }
-    if pending.bytes + update.count > limit {
-      pending.bytes -= pending.tail.reduce(0) { $0 + $1.count }
-      pending.tail = []
-      pending.coalescing = true
-      coalescedCount += 1
-      return .wake
-    }
-    pending.tail.append(update)
-    pending.bytes += update.count
-    return .wake
+    return queue(update)
   }
 
   /// An `events` frame at the current version (an activation seen by subscribers).
   /// Lost while coalescing, like the events of skipped versions.
   mutating func eventsPublished(_ frame: [UInt8]) -> Action {
-    guard case .open(var pending) = state else { return isClosed ? .remove : .none }
+    guard phase == .open else { return notOpen }
     if pending.coalescing { return .none }
-    state = .idle
-    defer { state = .open(pending) }
+    return queue(frame)
+  }
+
+  /// Appends `frame` to the tail, or, past the limit, drops the tail and starts coalescing.
+  private mutating func queue(_ frame: [UInt8]) -> Action {
     if pending.bytes + frame.count > limit {
       pending.bytes -= pending.tail.reduce(0) { $0 + $1.count }
       pending.tail = []
@@ -169,9 +163,7 @@ extension SubscriberQueue {
 
   /// An activation for a watcher: queued if it fits, else counted as dropped.
   mutating func activationPublished(_ frame: [UInt8], version: UInt64) -> (Delivery, Action) {
-    guard case .open(var pending) = state else { return isClosed ? (.closed, .remove) : (.dropped, .none) }
-    state = .idle
-    defer { state = .open(pending) }
+    guard phase == .open else { return isClosed ? (.closed, .remove) : (.dropped, .none) }
     if pending.dropped > 0 || pending.bytes + frame.count > limit {
       pending.dropped += 1
       pending.droppedVersion = version
@@ -184,8 +176,8 @@ extension SubscriberQueue {
 
   /// The connection can write: everything pending goes, and the client is then at `newest`.
   mutating func pulled() -> PullAction {
-    guard case .open(var pending) = state else { return .nothing }
-    let frames = pending.head + pending.tail
+    guard phase == .open else { return .nothing }
+    let frames = pending.head.isEmpty ? pending.tail : pending.head + pending.tail
     let action: PullAction
     if pending.coalescing, let base = pending.base, let newest = pending.newest, base.version != newest.version {
       action = .coalesce(frames, from: base, to: newest)
@@ -201,14 +193,14 @@ extension SubscriberQueue {
     pending.dropped = 0
     pending.base = pending.newest
     deliveredVersion = pending.newest?.version
-    state = .open(pending)
     return action
   }
 
   /// The client went away (or navd closed it): release everything.
   mutating func cancelled() -> Action {
-    if case .closed = state { return .none }
-    state = .closed
+    if phase == .closed { return .none }
+    phase = .closed
+    pending = Pending()
     return .remove
   }
 }

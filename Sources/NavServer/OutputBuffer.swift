@@ -2,6 +2,11 @@
 ///
 /// Appends at the end, consumes from the front without moving memory on every write;
 /// the consumed prefix is dropped when it is at least half the buffer.
+///
+/// An empty buffer adopts the array it is given instead of copying it, and lets it go
+/// once written instead of emptying it in place: a subscriber's updates are one chunk
+/// shared by every subscriber of its view (`Subscriber.pull`), so they reach the
+/// socket without a copy per subscriber (emptying a shared array in place would copy it).
 struct OutputBuffer {
   private var storage: [UInt8] = []
   private var readIndex = 0
@@ -11,13 +16,12 @@ struct OutputBuffer {
   var isEmpty: Bool { readIndex == storage.count }
 
   mutating func append(_ bytes: [UInt8]) {
-    if isEmpty, storage.capacity < bytes.count {
-      // Adopt the caller's array instead of copying into a small buffer.
+    if isEmpty {
       storage = bytes
       readIndex = 0
-      return
+    } else {
+      storage.append(contentsOf: bytes)
     }
-    storage.append(contentsOf: bytes)
   }
 
   /// Drops `n` written bytes from the front.
@@ -25,7 +29,7 @@ struct OutputBuffer {
     precondition(n >= 0 && n <= count, "consumed \(n) of \(count) buffered bytes")
     readIndex += n
     if readIndex == storage.count {
-      storage.removeAll(keepingCapacity: storage.capacity <= 1 << 20)
+      storage = []
       readIndex = 0
     } else if readIndex >= 64 * 1024, readIndex * 2 >= storage.count {
       storage.removeFirst(readIndex)

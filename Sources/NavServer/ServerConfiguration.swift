@@ -60,12 +60,12 @@ public struct ServerConfiguration: Sendable {
 
   /// Pipelined calls of one connection that navd works on at once: dispatched in the
   /// order received, answered in that order (PROTOCOL.md §2). A call with `more` is
-  /// dispatched only when no earlier one is in flight. Default 4: pipelined Mutates to a
-  /// scene are stored as one group, and a group holds one scene state per version until
-  /// it is published, so on a large scene navd's peak memory grows with this number
-  /// (measured on a 2 MB scene: about 150 KiB per call; at 64 the non-reading-subscriber
-  /// RSS bound of PROTOCOL §6 no longer held).
-  public var maxCallsInFlight = 4
+  /// dispatched only when no earlier one is in flight. Default 64: pipelined Mutates to a
+  /// scene that arrive while its previous group is stored make the next group (one store
+  /// commit, one write per subscriber), so the window is what makes a pipelining writer
+  /// fast. A group holds one scene state, not one per version (`GroupPlan`), so a large
+  /// scene's memory does not grow with it.
+  public var maxCallsInFlight = 64
 
   /// Whether a pipelined call may be dispatched while earlier calls of its connection are
   /// still in flight (and later ones alongside it). A call for which it is false runs
