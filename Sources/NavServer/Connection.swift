@@ -22,6 +22,11 @@ final class Connection {
   var context: ConnectionCallContext?
   /// The streaming call whose source signalled this pass, delivered in the fan-out step.
   var signalledSerial: UInt64?
+  /// Still served by this loop: false once closed or handed over, so the loop's lists of
+  /// connections to visit later in a pass (`signalled`, `fanOut`) skip it.
+  var attached = true
+  /// Listed in the loop's `fanOut` for this pass.
+  var inFanOut = false
   /// The last call given to the handler: for a stream, the call a successor repeats.
   var handlerCall: VarlinkCall?
 

@@ -127,7 +127,7 @@ extension ServerLoop {
     for id in ids {
       guard let connection = connections[id] else { continue }
       if connection.machine.isStreaming {
-        fanOut.insert(id)
+        joinFanOut(connection)
       } else {
         flush(connection)
       }
@@ -136,12 +136,19 @@ extension ServerLoop {
 
   /// Writes every streaming connection touched this pass (signals already delivered).
   func flushFanOut() {
-    let ids = fanOut
+    let pending = fanOut
     fanOut.removeAll(keepingCapacity: true)
-    for id in ids {
-      guard let connection = connections[id] else { continue }
-      flush(connection)
+    for connection in pending {
+      connection.inFanOut = false
+      if connection.attached { flush(connection) }
     }
+  }
+
+  /// Lists a streaming connection for this pass's fan-out step (once).
+  func joinFanOut(_ connection: Connection) {
+    guard !connection.inFanOut else { return }
+    connection.inFanOut = true
+    fanOut.append(connection)
   }
 
   /// Writes what is pending in one `send` (more only if the socket took everything and
@@ -194,13 +201,13 @@ extension ServerLoop {
   /// Closes the socket, forgets the connection and logs the reason once.
   func close(_ connection: Connection, reason: CloseReason) {
     guard connections.removeValue(forKey: connection.id) != nil else { return }
+    connection.attached = false
     if connection.registered { try? epoll.remove(connection.fd) }
     connection.registered = false
     Syscall.close(connection.fd)
     connection.context = nil
     dirty.remove(connection.id)
     perUser.closed(connection.id)
-    fanOut.remove(connection.id)
     if connection.countsTowardLimit {
       counters.open.subtract(1, ordering: .relaxed)
     } else {

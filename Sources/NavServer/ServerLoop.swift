@@ -37,10 +37,11 @@ final class ServerLoop: @unchecked Sendable {
   /// Connections that had events or messages this pass and must be flushed.
   var dirty: Set<UInt64> = []
   /// Streaming connections to pull and write once, at the end of the pass, after every
-  /// call's reply (see `settle`).
-  var fanOut: Set<UInt64> = []
+  /// call's reply (see `settle`); held as references, not ids, so a subscriber costs no
+  /// lookup per pass.
+  var fanOut: [Connection] = []
   /// Connections whose source signalled and whose state machine has not been told yet.
-  var signalled: [UInt64] = []
+  var signalled: [Connection] = []
   /// Accepting failed for want of descriptors even with the spare one released; the
   /// listener is not watched until the next tick (a readable listener would spin the loop).
   var acceptPaused = false
@@ -189,10 +190,10 @@ final class ServerLoop: @unchecked Sendable {
   /// output is below the low-water mark. Nothing is written here.
   private func deliverSignals() {
     guard !signalled.isEmpty else { return }
-    let ids = signalled
+    let pending = signalled
     signalled.removeAll(keepingCapacity: true)
-    for id in ids {
-      guard let connection = connections[id], let serial = connection.signalledSerial else { continue }
+    for connection in pending {
+      guard connection.attached, let serial = connection.signalledSerial else { continue }
       connection.signalledSerial = nil
       drive(connection, connection.machine.sourceSignalled(serial: serial))
     }
@@ -215,9 +216,9 @@ final class ServerLoop: @unchecked Sendable {
       context.dataSignalPending.store(false, ordering: .releasing)
       guard let connection = connections[id] else { return }
       // Delivered to the state machine later in the pass (`settle`), written in the fan-out.
-      if connection.signalledSerial == nil { signalled.append(id) }
+      if connection.signalledSerial == nil { signalled.append(connection) }
       connection.signalledSerial = serial
-      fanOut.insert(id)
+      joinFanOut(connection)
     case .close(let id, let reason):
       guard let connection = connections[id] else { return }
       drive(connection, connection.machine.closeRequested(.requested(reason)))
