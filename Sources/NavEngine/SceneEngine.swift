@@ -30,7 +30,12 @@ public actor SceneEngine {
   var groups: [DocumentView: SubscriptionGroup] = [:]
   var actionWatchers: [UInt64: Subscriber] = [:]
 
-  typealias Waiter = CheckedContinuation<Result<MutationOutcome, NavError>, Never>
+  /// What a waiting mutation is resumed with: its result, or the lead of the next group.
+  enum Turn: Sendable {
+    case committed(Result<MutationOutcome, NavError>)
+    case lead
+  }
+  typealias Waiter = CheckedContinuation<Turn, Never>
   private var pending: [(MutationRequest, Waiter)] = []
   private var draining = false
 
@@ -77,23 +82,29 @@ public actor SceneEngine {
   /// actor once (`letQueuedCallsIn`), so that the calls already queued behind
   /// it — the rest of a pipelined burst, dispatched in the same loop pass —
   /// reach the scene, find it draining and join; then it commits them all.
-  /// Mutations arriving while that group is stored wait and are committed
-  /// together as the next one. Without the step, a store that commits without
-  /// suspending (navd's SQLite store at `--durability normal`) would make every
-  /// mutation its own group: one commit and one write per subscriber each.
+  /// Without the step, a store that commits without suspending (navd's SQLite
+  /// store at `--durability normal`) would make every mutation its own group:
+  /// one commit and one write per subscriber each. Mutations arriving while a
+  /// group is stored, or left over by `groupCapacity`, wait; the leader then
+  /// hands the lead to the oldest of them, so every commit runs in a caller's
+  /// own task (on its executor: navd's event loop), never in a task of its own.
   public func mutate(_ request: MutationRequest) async -> Result<MutationOutcome, NavError> {
     if draining {
-      return await withCheckedContinuation { (waiter: Waiter) in pending.append((request, waiter)) }
+      switch await withCheckedContinuation({ (waiter: Waiter) in pending.append((request, waiter)) }) {
+      case .committed(let result): return result
+      case .lead: break
+      }
+    } else {
+      draining = true
+      await Self.letQueuedCallsIn()
     }
-    draining = true
-    await Self.letQueuedCallsIn()
     let joined = takePending(upTo: groupCapacity - 1)
     let results = await commitGroup([request] + joined.map(\.0))
-    for ((_, waiter), result) in zip(joined, results.dropFirst()) { waiter.resume(returning: result) }
+    for ((_, waiter), result) in zip(joined, results.dropFirst()) { waiter.resume(returning: .committed(result)) }
     if pending.isEmpty {
       draining = false
     } else {
-      Task { await self.drain() }
+      pending.removeFirst().1.resume(returning: .lead)
     }
     return results[0]
   }
@@ -122,15 +133,6 @@ public actor SceneEngine {
   /// first (a yield on the actor would queue the caller ahead of them there).
   @concurrent private nonisolated static func letQueuedCallsIn() async {
     await Task.yield()
-  }
-
-  private func drain() async {
-    while !pending.isEmpty {
-      let group = takePending(upTo: groupCapacity)
-      let results = await commitGroup(group.map(\.0))
-      for ((_, waiter), result) in zip(group, results) { waiter.resume(returning: result) }
-    }
-    draining = false
   }
 
   /// Two phases: plans the group as values, awaits the store, and only then
