@@ -16,18 +16,20 @@ extension SceneEngine {
     guard !groups.isEmpty else { return }
     var chunks: [DocumentView: [UInt8]] = [:]
     var state = before
+    let views = Array(groups.keys)  // not `groups.keys`: `update` changes `groups` as it goes
     for (index, planned) in plan.versions.enumerated() {
       state = index == plan.versions.count - 1 ? plan.state : log.replay(planned.entry, on: state)
-      for view in groups.keys { chunks[view, default: []] += update(view, to: state, after: planned.entry) }
+      for view in views { chunks[view, default: []] += update(view, to: state, after: planned.entry) }
     }
     for (view, chunk) in chunks {
-      guard var group = groups[view] else { continue }
+      // Taken out while it changes, so dropping a closed subscriber never copies the others.
+      guard var group = groups.removeValue(forKey: view) else { continue }
       var gone: [UInt64] = []
       for (id, subscriber) in group.subscribers where !subscriber.updatePublished(chunk, newest: group.current) {
         gone.append(id)
       }
       for id in gone { group.subscribers[id] = nil }
-      groups[view] = group.subscribers.isEmpty ? nil : group
+      if !group.subscribers.isEmpty { groups[view] = group }
     }
   }
 
