@@ -25,10 +25,46 @@ public enum DocumentView: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+/// A view's document kept current version by version. The layout view keeps
+/// a `LayoutDocument`, which re-resolves and re-encodes only what a version
+/// changed; `DocumentView.document(of:)` stays the from-scratch reference.
+enum LiveDocument: Sendable {
+  case state(JSONValue)
+  case layout(LayoutDocument)
+
+  /// `view`'s document of `state`.
+  init(_ view: DocumentView, of state: SceneState) {
+    switch view {
+    case .state: self = .state(state.json)
+    case .layout(let metrics): self = .layout(LayoutDocument(state, metrics: metrics))
+    }
+  }
+
+  /// The document.
+  var json: JSONValue {
+    switch self {
+    case .state(let json): json
+    case .layout(let document): document.json
+    }
+  }
+
+  /// Moves the document to `state`.
+  mutating func update(to state: SceneState) {
+    switch self {
+    case .state: self = .state(state.json)
+    case .layout(var document):
+      document.update(to: state)
+      self = .layout(document)
+    }
+  }
+}
+
 /// Subscribers that share a view of one scene, and that view's current
 /// document: each version is resolved, diffed and encoded once per group.
 struct SubscriptionGroup: Sendable {
   var current: VersionedDocument
+  /// `current.document`, kept so the next version costs only what it changed.
+  var live: LiveDocument
   var subscribers: [UInt64: Subscriber] = [:]
   /// The snapshot frame of `current` (framed) and the size of its encoded
   /// parameters, encoded by the first subscriber that needs it and shared by
@@ -38,7 +74,9 @@ struct SubscriptionGroup: Sendable {
   /// what one of its documents costs, to bound commit groups (`SceneEngine.groupCapacity`).
   var documentBytes = 0
 
-  init(version: UInt64, document: JSONValue) {
-    current = VersionedDocument(version: version, document: document)
+  /// The group of `view` at `version`, whose state is `state`.
+  init(_ view: DocumentView, version: UInt64, state: SceneState) {
+    live = LiveDocument(view, of: state)
+    current = VersionedDocument(version: version, document: live.json)
   }
 }

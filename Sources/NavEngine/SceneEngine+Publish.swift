@@ -37,7 +37,8 @@ extension SceneEngine {
   /// view's current document becomes `state`'s.
   private func update(_ view: DocumentView, to state: SceneState, after entry: LogEntry) -> [UInt8] {
     guard var group = groups[view], let encoder = group.subscribers.first?.value else { return [] }
-    let document = view.document(of: state)
+    group.live.update(to: state)
+    let document = group.live.json
     let update = encoder.encode(
       .update(
         fromVersion: entry.version - 1, toVersion: entry.version,

@@ -16,7 +16,7 @@ extension SceneEngine {
     try admitStream()
     // Taken out while it changes, so adding one subscriber never copies the others.
     var group =
-      groups.removeValue(forKey: view) ?? SubscriptionGroup(version: version, document: view.document(of: state))
+      groups.removeValue(forKey: view) ?? SubscriptionGroup(view, version: version, state: state)
     defer { if !group.subscribers.isEmpty { groups[view] = group } }
     let snapshot =
       group.snapshot

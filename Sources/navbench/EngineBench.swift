@@ -3,7 +3,8 @@ import NavModel
 /// `navbench --engine`: the engine's work per title change, in process, no
 /// sockets: the Mutate parameters decoded into ops, applied, the layout
 /// resolved, diffed against the previous one and the update encoded — the
-/// work navd does once per mutation for a view, whatever the subscriber count.
+/// work navd does once per mutation for a view, whatever the subscriber count,
+/// and the same way: a `LayoutDocument` per view, as a subscription group keeps.
 ///
 /// Rates are per second of this process's CPU time (one core), so a busy
 /// machine slows the run down without changing the figure much.
@@ -27,7 +28,7 @@ struct EngineBench {
   private func pipeline(_ scene: EngineScene) throws {
     let frames = (0..<Self.batch).map(EngineScene.retitle)
     var state = try scene.initialState()
-    var document = LayoutResolver.resolve(state, metrics: metrics).json
+    var document = LayoutDocument(state, metrics: metrics)
     var bytes = 0
     let deadline = Deadline(seconds: seconds)
     let start = processCPUNanoseconds()
@@ -37,10 +38,10 @@ struct EngineBench {
       let ops = try Op.list(json: parameters["ops"] ?? .null)
       let applied = try state.applying(ops)
       state = applied.state
-      let next = LayoutResolver.resolve(state, metrics: metrics).json
-      let patch = PatchBuilder.diff(document, next)
+      let previous = document.json
+      document.update(to: state)
+      let patch = PatchBuilder.diff(previous, document.json)
       bytes += Self.encodeUpdate(version: UInt64(done), patch: patch, events: applied.events).count
-      document = next
       done += 1
     }
     let cpuSeconds = Double(processCPUNanoseconds() - start) / 1e9
@@ -54,7 +55,7 @@ struct EngineBench {
   private func stages(_ scene: EngineScene) throws {
     let frames = (0..<Self.batch).map(EngineScene.retitle)
     var state = try scene.initialState()
-    var document = LayoutResolver.resolve(state, metrics: metrics).json
+    var document = LayoutDocument(state, metrics: metrics)
     var totals = [UInt64](repeating: 0, count: 5)
     let deadline = Deadline(seconds: seconds)
     var done = 0
@@ -75,13 +76,17 @@ struct EngineBench {
         applied.append(next)
       }
       lap(1)
-      let documents = applied.map { LayoutResolver.resolve($0.state, metrics: metrics).json }
+      var documents = [document.json]
+      documents.reserveCapacity(Self.batch + 1)
+      for next in applied {
+        document.update(to: next.state)
+        documents.append(document.json)
+      }
       lap(2)
       var patches: [[PatchOperation]] = []
       patches.reserveCapacity(Self.batch)
-      for next in documents {
-        patches.append(PatchBuilder.diff(document, next))
-        document = next
+      for (previous, next) in zip(documents, documents.dropFirst()) {
+        patches.append(PatchBuilder.diff(previous, next))
       }
       lap(3)
       var bytes = 0

@@ -10,16 +10,43 @@ public enum LayoutResolver {
   /// The resolved layout of `state`; with `metrics`, also where everything is
   /// drawn and what overflows (R35–R38, R47).
   public static func resolve(_ state: SceneState, metrics: LayoutMetrics? = nil) -> Layout {
-    let width = metrics?.width.map(boundedWidth)
-    let compact = metrics?.compact ?? false
-    var navigationBar = resolveNavigationBar(
-      state, compact: compact, position: metrics?.navigationBarPosition ?? .top)
-    var toolbar = resolveToolbar(state, compact: compact, position: metrics?.toolbarPosition ?? .bottom)
-    if let width {
-      layOut(&navigationBar, width: width)
-      layOut(&toolbar, width: width)
-    }
-    return Layout(navigationBar: navigationBar.layout, toolbar: toolbar.layout)
+    Layout(
+      navigationBar: resolveNavigationBar(state, metrics: metrics), toolbar: resolveToolbar(state, metrics: metrics))
+  }
+
+  /// The navigation bar of `resolve(state, metrics:)`. It reads only what
+  /// `navigationBarInputs(of:)` keeps of the state.
+  static func resolveNavigationBar(_ state: SceneState, metrics: LayoutMetrics?) -> NavigationBarLayout {
+    var draft = navigationBarDraft(
+      state, compact: metrics?.compact ?? false, position: metrics?.navigationBarPosition ?? .top)
+    if let width = metrics?.width.map(boundedWidth) { layOut(&draft, width: width) }
+    return draft.layout
+  }
+
+  /// The toolbar of `resolve(state, metrics:)`. It reads only what
+  /// `toolbarInputs(of:)` keeps of the state.
+  static func resolveToolbar(_ state: SceneState, metrics: LayoutMetrics?) -> ToolbarLayout {
+    var draft = toolbarDraft(state, compact: metrics?.compact ?? false, position: metrics?.toolbarPosition ?? .bottom)
+    if let width = metrics?.width.map(boundedWidth) { layOut(&draft, width: width) }
+    return draft.layout
+  }
+
+  /// The part of `state` the navigation bar's layout reads: the top and back
+  /// items (R19–R25), the bar's `hidden` and appearance, the bar button items
+  /// and the tints (R48–R56). Not the toolbar, nor the items deeper in the stack.
+  static func navigationBarInputs(of state: SceneState) -> SceneState {
+    var inputs = state
+    inputs.toolbar = ToolbarState()
+    let deeper = state.navigationBar.items.count - 2
+    if deeper > 0 { inputs.navigationBar.items.removeFirst(deeper) }
+    return inputs
+  }
+
+  /// The part of `state` the toolbar's layout reads: all but the navigation bar.
+  static func toolbarInputs(of state: SceneState) -> SceneState {
+    var inputs = state
+    inputs.navigationBar = NavigationBarState()
+    return inputs
   }
 
   /// R7 bounds `W` to 0…10000; the engine validates, this only keeps the
@@ -48,7 +75,7 @@ public enum LayoutResolver {
     var width: Double?
   }
 
-  static func resolveNavigationBar(_ state: SceneState, compact: Bool, position: BarPosition) -> NavigationBarDraft {
+  static func navigationBarDraft(_ state: SceneState, compact: Bool, position: BarPosition) -> NavigationBarDraft {
     let bar = state.navigationBar
     let prompt = bar.topItem?.prompt.flatMap { $0.isEmpty ? nil : $0 }
     let barMetrics: BarMetrics =
@@ -130,7 +157,7 @@ public enum LayoutResolver {
     var items: [Candidate]
   }
 
-  static func resolveToolbar(_ state: SceneState, compact: Bool, position: BarPosition) -> ToolbarDraft {
+  static func toolbarDraft(_ state: SceneState, compact: Bool, position: BarPosition) -> ToolbarDraft {
     let appearance = resolveAppearance(
       .toolbar, in: state, barMetrics: compact ? .compact : .default, position: position)
     let items = candidates(state.toolbar.items, in: state, bar: .toolbar)
