@@ -22,7 +22,7 @@ public enum PatchBuilder {
   /// The operations that turn `a` into `b`; empty when they are equal.
   public static func diff(_ a: JSONValue, _ b: JSONValue) -> [PatchOperation] {
     var builder = Builder()
-    if a != b { builder.diffUnequal(a, b) }
+    builder.diffValues(a, b)
     return builder.operations
   }
 }
@@ -67,12 +67,17 @@ private struct Builder {
     pointer(String(index))
   }
 
-  /// Diffs two values already known to differ.
-  mutating func diffUnequal(_ a: JSONValue, _ b: JSONValue) {
+  /// Appends the operations that turn `a` into `b`, at the current path.
+  ///
+  /// Two objects are walked member by member without comparing them first:
+  /// the walk finds the equal members as cheaply as `==` would (which, for
+  /// two objects in different storage, hashes every key), and the changed
+  /// ones too.
+  mutating func diffValues(_ a: JSONValue, _ b: JSONValue) {
     switch (a, b) {
     case (.object(let x), .object(let y)): diffObjects(x, y)
-    case (.array(let x), .array(let y)): diffArrays(x, y)
-    default: operations.append(replacement(b))
+    case (.array(let x), .array(let y)): if x != y { diffArrays(x, y) }
+    default: if a != b { operations.append(replacement(b)) }
     }
   }
 
@@ -88,22 +93,66 @@ private struct Builder {
 
   mutating func diffChild(_ token: String, _ a: JSONValue, _ b: JSONValue) {
     path.append(token)
-    diffUnequal(a, b)
+    diffValues(a, b)
     path.removeLast()
   }
 
+  /// Removals first, then additions and changes, each in key order.
+  ///
+  /// Both objects are walked together, so no member is looked up by hashing
+  /// its key (which cost more than the rest of a small diff): in storage
+  /// order when both list the same keys in the same order, else in key order.
   mutating func diffObjects(_ x: [String: JSONValue], _ y: [String: JSONValue]) {
-    for key in x.keys.sorted() where y[key] == nil {
-      operations.append(.remove(path: pointer(key)))
+    if let changed = Self.changedMembers(x, y) {
+      for member in changed.sorted(by: { $0.key < $1.key }) { diffChild(member.key, member.old, member.new) }
+      return
     }
-    for key in y.keys.sorted() {
-      let new = y[key]!
-      if let old = x[key] {
-        if old != new { diffChild(key, old, new) }
+    let old = x.sorted { $0.key < $1.key }
+    let new = y.sorted { $0.key < $1.key }
+    // y's members, each with x's member of the same key when there is one.
+    var paired: [(key: String, old: JSONValue?, new: JSONValue)] = []
+    paired.reserveCapacity(new.count)
+    var i = 0
+    var j = 0
+    while i < old.count || j < new.count {
+      if j == new.count || (i < old.count && old[i].key < new[j].key) {
+        operations.append(.remove(path: pointer(old[i].key)))
+        i += 1
+      } else if i == old.count || new[j].key < old[i].key {
+        paired.append((new[j].key, nil, new[j].value))
+        j += 1
+      } else {
+        paired.append((new[j].key, old[i].value, new[j].value))
+        i += 1
+        j += 1
+      }
+    }
+    for (key, old, new) in paired {
+      if let old {
+        diffChild(key, old, new)
       } else {
         operations.append(.add(path: pointer(key), value: new))
       }
     }
+  }
+
+  /// The members that may differ when `x` and `y` list the same keys in the
+  /// same storage order, as an object and its copy-on-write update do (the
+  /// copy keeps the original's hash seed and buckets); nil otherwise. Member
+  /// objects are always listed: walking them is how they are compared.
+  static func changedMembers(
+    _ x: [String: JSONValue], _ y: [String: JSONValue]
+  ) -> [(key: String, old: JSONValue, new: JSONValue)]? {
+    guard x.count == y.count else { return nil }
+    var changed: [(key: String, old: JSONValue, new: JSONValue)] = []
+    for (old, new) in zip(x, y) {
+      guard old.key == new.key else { return nil }
+      switch (old.value, new.value) {
+      case (.object, .object): changed.append((old.key, old.value, new.value))
+      default: if old.value != new.value { changed.append((old.key, old.value, new.value)) }
+      }
+    }
+    return changed
   }
 
   mutating func diffArrays(_ x: [JSONValue], _ y: [JSONValue]) {
