@@ -43,13 +43,21 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
 
   /// Canonical form: upper-case hex, alpha only when not fully opaque.
   public var hex: String {
-    let digits = Array("0123456789ABCDEF")
-    var text = "#"
-    for component in alpha == 255 ? [red, green, blue] : [red, green, blue, alpha] {
-      text.append(digits[Int(component >> 4)])
-      text.append(digits[Int(component & 0xF)])
+    let channels = alpha == 255 ? 3 : 4
+    // At most 9 ASCII bytes: a small string, built in place without an allocation.
+    return String(unsafeUninitializedCapacity: 1 + 2 * channels) { text in
+      text[0] = UInt8(ascii: "#")
+      for (index, channel) in [red, green, blue, alpha].prefix(channels).enumerated() {
+        text[1 + 2 * index] = Self.hexCharacter(channel >> 4)
+        text[2 + 2 * index] = Self.hexCharacter(channel & 0xF)
+      }
+      return 1 + 2 * channels
     }
-    return text
+  }
+
+  /// The upper-case hex character for a value 0…15.
+  private static func hexCharacter(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
   }
 
   /// The canonical hex form (R68).
