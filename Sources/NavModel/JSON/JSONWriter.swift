@@ -31,11 +31,12 @@ public enum JSONWriter {
       out.append(UInt8(ascii: "]"))
     case .object(let members):
       out.append(UInt8(ascii: "{"))
-      for (i, key) in members.keys.sorted().enumerated() {
+      // Sorting the members, not the keys, saves looking each key up again.
+      for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
         if i > 0 { out.append(UInt8(ascii: ",")) }
-        writeString(key, into: &out)
+        writeString(member.key, into: &out)
         out.append(UInt8(ascii: ":"))
-        write(members[key]!, into: &out)
+        write(member.value, into: &out)
       }
       out.append(UInt8(ascii: "}"))
     }
@@ -57,7 +58,14 @@ public enum JSONWriter {
   /// Appends `s` as a quoted, escaped JSON string.
   public static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    for byte in s.utf8 {
+    let utf8 = s.utf8
+    // Most strings need no escape at all: copy them whole, not byte by byte.
+    if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      out.append(contentsOf: utf8)
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    for byte in utf8 {
       switch byte {
       case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
       case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
