@@ -136,10 +136,19 @@ private struct Builder {
     }
   }
 
+  /// Whether two objects are one and the same storage, so equal without a
+  /// walk. Dictionary has no public identity check (its `==` makes one, but
+  /// then hashes every key of two different storages), so this compares the
+  /// values' bits: equal bits are the same storage; different bits prove nothing.
+  static func sharesStorage(_ x: [String: JSONValue], _ y: [String: JSONValue]) -> Bool {
+    withUnsafeBytes(of: x) { a in withUnsafeBytes(of: y) { b in a.elementsEqual(b) } }
+  }
+
   /// The members that may differ when `x` and `y` list the same keys in the
   /// same storage order, as an object and its copy-on-write update do (the
   /// copy keeps the original's hash seed and buckets); nil otherwise. Member
-  /// objects are always listed: walking them is how they are compared.
+  /// objects are listed unless they share storage: walking them is how they
+  /// are compared.
   static func changedMembers(
     _ x: [String: JSONValue], _ y: [String: JSONValue]
   ) -> [(key: String, old: JSONValue, new: JSONValue)]? {
@@ -148,7 +157,8 @@ private struct Builder {
     for (old, new) in zip(x, y) {
       guard old.key == new.key else { return nil }
       switch (old.value, new.value) {
-      case (.object, .object): changed.append((old.key, old.value, new.value))
+      case (.object(let a), .object(let b)):
+        if !sharesStorage(a, b) { changed.append((old.key, old.value, new.value)) }
       default: if old.value != new.value { changed.append((old.key, old.value, new.value)) }
       }
     }
