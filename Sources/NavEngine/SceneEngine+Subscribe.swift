@@ -56,16 +56,16 @@ extension SceneEngine {
       preconditionFailure("resume: the op log holds version \(since) but cannot rebuild it")
     }
     var replayed = sinceState
-    var document = view.document(of: sinceState)
+    var document = LiveDocument(view, of: sinceState)
     var updates: [StreamFrame] = []
     for entry in log.entries(after: since) {
       replayed = log.replay(entry, on: replayed)
-      let next = view.document(of: replayed)
+      let previous = document.json
+      document.update(to: replayed)
       updates.append(
         .update(
-          fromVersion: entry.version - 1, toVersion: entry.version, patch: PatchBuilder.diff(document, next),
+          fromVersion: entry.version - 1, toVersion: entry.version, patch: PatchBuilder.diff(previous, document.json),
           animated: entry.animated, events: entry.events, coalesced: false))
-      document = next
     }
     return updates
   }
