@@ -15,9 +15,10 @@ extension Layout {
   public var json: JSONValue { json(reusing: nil) }
 
   func json(reusing previous: Encoded<Self>?) -> JSONValue {
-    var object = ObjectWriter(self, reusing: previous)
-    object.set("navigationBar", \.navigationBar) { $0.json(reusing: $1) }
-    object.set("toolbar", \.toolbar) { $0.json(reusing: $1) }
+    let old = previous?.value
+    var object = ObjectWriter(reusing: previous?.json)
+    object.set("navigationBar", navigationBar, was: old.map(\.navigationBar)) { $0.json(reusing: $1) }
+    object.set("toolbar", toolbar, was: old.map(\.toolbar)) { $0.json(reusing: $1) }
     return object.json
   }
 }
@@ -27,19 +28,21 @@ extension NavigationBarLayout {
   public var json: JSONValue { json(reusing: nil) }
 
   func json(reusing previous: Encoded<Self>?) -> JSONValue {
-    var object = ObjectWriter(self, reusing: previous)
-    object.set("hidden", \.hidden, JSONValue.bool)
-    object.set("topItem", \.topItem) { $0.map(JSONValue.string) ?? .null }
-    object.set("prompt", \.prompt) { $0.map(JSONValue.string) ?? .null }
-    object.set("backButton", \.backButton) { backButton, previous in
+    let old = previous?.value
+    var object = ObjectWriter(reusing: previous?.json)
+    object.set("hidden", hidden, was: old.map(\.hidden), JSONValue.bool)
+    object.set("topItem", topItem, was: old.map(\.topItem)) { $0.map(JSONValue.string) ?? .null }
+    object.set("prompt", prompt, was: old.map(\.prompt)) { $0.map(JSONValue.string) ?? .null }
+    object.set("backButton", backButton, was: old.map(\.backButton)) { backButton, previous in
       backButton.map { $0.json(reusing: previous?.unwrapped()) } ?? .null
     }
-    object.set("left", \.left) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("centre", \.centre) { centre, previous in centre.map { $0.json(reusing: previous?.unwrapped()) } ?? .null
+    object.set("left", left, was: old.map(\.left)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
+    object.set("centre", centre, was: old.map(\.centre)) { centre, previous in
+      centre.map { $0.json(reusing: previous?.unwrapped()) } ?? .null
     }
-    object.set("right", \.right) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("overflow", \.overflow) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("appearance", \.appearance) { $0.json(reusing: $1) }
+    object.set("right", right, was: old.map(\.right)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
+    object.set("overflow", overflow, was: old.map(\.overflow)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
+    object.set("appearance", appearance, was: old.map(\.appearance)) { $0.json(reusing: $1) }
     return object.json
   }
 }
@@ -49,11 +52,12 @@ extension ToolbarLayout {
   public var json: JSONValue { json(reusing: nil) }
 
   func json(reusing previous: Encoded<Self>?) -> JSONValue {
-    var object = ObjectWriter(self, reusing: previous)
-    object.set("hidden", \.hidden, JSONValue.bool)
-    object.set("items", \.items) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("overflow", \.overflow) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("appearance", \.appearance) { $0.json(reusing: $1) }
+    let old = previous?.value
+    var object = ObjectWriter(reusing: previous?.json)
+    object.set("hidden", hidden, was: old.map(\.hidden), JSONValue.bool)
+    object.set("items", items, was: old.map(\.items)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
+    object.set("overflow", overflow, was: old.map(\.overflow)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
+    object.set("appearance", appearance, was: old.map(\.appearance)) { $0.json(reusing: $1) }
     return object.json
   }
 }
@@ -63,14 +67,15 @@ extension BackButtonLayout {
   public var json: JSONValue { json(reusing: nil) }
 
   func json(reusing previous: Encoded<Self>?) -> JSONValue {
-    var object = ObjectWriter(self, reusing: previous)
-    object.set("sourceItem", \.sourceItem, JSONValue.string)
-    object.set("item", \.item) { $0.map(JSONValue.string) ?? .null }
-    object.set("title", \.title) { $0.map(JSONValue.string) ?? .null }
-    object.set("image", \.image) { $0?.layoutJSON ?? .null }
-    object.set("enabled", \.enabled, JSONValue.bool)
-    object.set("tint", \.tint) { .string($0.hex) }
-    object.setExtent(\.extent)
+    let old = previous?.value
+    var object = ObjectWriter(reusing: previous?.json)
+    object.set("sourceItem", sourceItem, was: old.map(\.sourceItem), JSONValue.string)
+    object.set("item", item, was: old.map(\.item)) { $0.map(JSONValue.string) ?? .null }
+    object.set("title", title, was: old.map(\.title)) { $0.map(JSONValue.string) ?? .null }
+    object.set("image", image, was: old.map(\.image)) { $0?.layoutJSON ?? .null }
+    object.set("enabled", enabled, was: old.map(\.enabled), JSONValue.bool)
+    object.set("tint", tint, was: old.map(\.tint)) { .string($0.hex) }
+    object.setExtent(extent, was: old.map(\.extent))
     return object.json
   }
 }
@@ -80,12 +85,13 @@ extension CentreLayout {
   public var json: JSONValue { json(reusing: nil) }
 
   func json(reusing previous: Encoded<Self>?) -> JSONValue {
-    var object = ObjectWriter(self, reusing: previous)
-    object.set("kind", \.kind) { .string($0.rawValue) }
-    object.set("title", \.title) { $0.map(JSONValue.string) ?? .null }
-    object.set("titleView", \.titleView) { $0?.json ?? .null }
-    object.setExtent(\.extent)
-    object.setIfPresent("truncated", \.truncated, JSONValue.bool)
+    let old = previous?.value
+    var object = ObjectWriter(reusing: previous?.json)
+    object.set("kind", kind, was: old.map(\.kind)) { .string($0.rawValue) }
+    object.set("title", title, was: old.map(\.title)) { $0.map(JSONValue.string) ?? .null }
+    object.set("titleView", titleView, was: old.map(\.titleView)) { $0?.json ?? .null }
+    object.setExtent(extent, was: old.map(\.extent))
+    object.setIfPresent("truncated", truncated, was: old.map(\.truncated), JSONValue.bool)
     return object.json
   }
 }
@@ -95,23 +101,24 @@ extension LayoutItem {
   public var json: JSONValue { json(reusing: nil) }
 
   func json(reusing previous: Encoded<Self>?) -> JSONValue {
-    var object = ObjectWriter(self, reusing: previous)
-    Self.writeMembers(into: &object) { $0 }
+    let old = previous?.value
+    var object = ObjectWriter(reusing: previous?.json)
+    writeMembers(into: &object, was: old)
     return object.json
   }
 
-  /// R62 `Item`'s members, of the item `item` picks out of the value written.
-  static func writeMembers<Value>(into object: inout ObjectWriter<Value>, _ item: (Value) -> LayoutItem) {
-    object.set("id", { item($0).id }, JSONValue.string)
-    object.set("kind", { item($0).kind }) { .string($0.rawValue) }
-    object.set("title", { item($0).title }) { $0.map(JSONValue.string) ?? .null }
-    object.set("image", { item($0).image }) { $0?.layoutJSON ?? .null }
-    object.set("systemItem", { item($0).systemItem }) { $0.map { .string($0.rawValue) } ?? .null }
-    object.set("style", { item($0).style }) { .string($0.rawValue) }
-    object.set("customView", { item($0).customView }) { $0?.json ?? .null }
-    object.set("enabled", { item($0).enabled }, JSONValue.bool)
-    object.set("tint", { item($0).tint }) { .string($0.hex) }
-    object.setExtent { item($0).extent }
+  /// R62 `Item`'s members; `old` is the item the object was written from, when reusing.
+  func writeMembers(into object: inout ObjectWriter, was old: LayoutItem?) {
+    object.set("id", id, was: old.map(\.id), JSONValue.string)
+    object.set("kind", kind, was: old.map(\.kind)) { .string($0.rawValue) }
+    object.set("title", title, was: old.map(\.title)) { $0.map(JSONValue.string) ?? .null }
+    object.set("image", image, was: old.map(\.image)) { $0?.layoutJSON ?? .null }
+    object.set("systemItem", systemItem, was: old.map(\.systemItem)) { $0.map { .string($0.rawValue) } ?? .null }
+    object.set("style", style, was: old.map(\.style)) { .string($0.rawValue) }
+    object.set("customView", customView, was: old.map(\.customView)) { $0?.json ?? .null }
+    object.set("enabled", enabled, was: old.map(\.enabled), JSONValue.bool)
+    object.set("tint", tint, was: old.map(\.tint)) { .string($0.hex) }
+    object.setExtent(extent, was: old.map(\.extent))
   }
 }
 
@@ -120,9 +127,10 @@ extension OverflowedItem {
   public var json: JSONValue { json(reusing: nil) }
 
   func json(reusing previous: Encoded<Self>?) -> JSONValue {
-    var object = ObjectWriter(self, reusing: previous)
-    LayoutItem.writeMembers(into: &object) { $0.item }
-    object.set("side", \.side) { .string($0.rawValue) }
+    let old = previous?.value
+    var object = ObjectWriter(reusing: previous?.json)
+    item.writeMembers(into: &object, was: old?.item)
+    object.set("side", side, was: old.map(\.side)) { .string($0.rawValue) }
     return object.json
   }
 }
@@ -132,14 +140,17 @@ extension ResolvedAppearance {
   public var json: JSONValue { json(reusing: nil) }
 
   func json(reusing previous: Encoded<Self>?) -> JSONValue {
-    var object = ObjectWriter(self, reusing: previous)
-    object.set("barStyle", \.barStyle) { .string($0.rawValue) }
-    object.set("translucent", \.translucent, JSONValue.bool)
-    object.set("backgroundColor", \.backgroundColor) { $0.map { .string($0.hex) } ?? .null }
-    object.set("backgroundImage", \.backgroundImage) { $0?.json ?? .null }
-    object.set("shadowImage", \.shadowImage) { $0?.layoutJSON ?? .null }
-    object.set("tint", \.tint) { .string($0.hex) }
-    object.set("titleTextAttributes", \.titleTextAttributes) { attributes in
+    let old = previous?.value
+    var object = ObjectWriter(reusing: previous?.json)
+    object.set("barStyle", barStyle, was: old.map(\.barStyle)) { .string($0.rawValue) }
+    object.set("translucent", translucent, was: old.map(\.translucent), JSONValue.bool)
+    object.set("backgroundColor", backgroundColor, was: old.map(\.backgroundColor)) {
+      $0.map { .string($0.hex) } ?? .null
+    }
+    object.set("backgroundImage", backgroundImage, was: old.map(\.backgroundImage)) { $0?.json ?? .null }
+    object.set("shadowImage", shadowImage, was: old.map(\.shadowImage)) { $0?.layoutJSON ?? .null }
+    object.set("tint", tint, was: old.map(\.tint)) { .string($0.hex) }
+    object.set("titleTextAttributes", titleTextAttributes, was: old.map(\.titleTextAttributes)) { attributes in
       attributes.map { attributes in
         [
           "font": attributes.font.map(JSONValue.string) ?? .null,
@@ -165,9 +176,9 @@ extension ResolvedBackgroundImage {
 
 extension ObjectWriter {
   /// `x` and `width`, present exactly with a width (R62).
-  mutating func setExtent(_ read: (Value) -> Extent?) {
-    setIfPresent("x", { read($0)?.x }, JSONValue.number)
-    setIfPresent("width", { read($0)?.width }, JSONValue.number)
+  mutating func setExtent(_ extent: Extent?, was old: Extent??) {
+    setIfPresent("x", extent?.x, was: old.map { $0?.x }, JSONValue.number)
+    setIfPresent("width", extent?.width, was: old.map { $0?.width }, JSONValue.number)
   }
 }
 

@@ -13,24 +13,26 @@ struct Encoded<Value: Equatable> {
 }
 
 /// Writes one object of the layout document. From scratch, every member is
-/// encoded; reusing a previous value and its JSON, the writer starts from a
-/// copy of that JSON and re-encodes only the members whose part of the value
-/// changed. Either way the object lists its members once, so the two cannot
-/// disagree on the document's shape.
-struct ObjectWriter<Value: Equatable> {
-  private let value: Value
-  private let previous: Value?
+/// encoded; reusing the previous version's JSON of the object, the writer
+/// starts from a copy of it and re-encodes only the members whose part of
+/// the value changed. Either way the object lists its members once, so the
+/// two cannot disagree on the document's shape.
+///
+/// Each `set` gets the part now and, when reusing, the part it was (`was`,
+/// nil when writing from scratch); parts are passed, not read through
+/// stored copies of the whole value, which cost more than the encoding saved.
+struct ObjectWriter {
+  private let reusing: Bool
   /// The members written so far (all of them, when reusing).
   private(set) var members: [String: JSONValue]
 
-  /// A writer for `value`'s object, reusing `previous` when given.
-  init(_ value: Value, reusing previous: Encoded<Value>?) {
-    self.value = value
-    if let previous, case .object(let members) = previous.json {
-      self.previous = previous.value
+  /// A writer that starts from `previous`, the object's previous JSON, when given.
+  init(reusing previous: JSONValue?) {
+    if case .object(let members)? = previous {
+      reusing = true
       self.members = members
     } else {
-      self.previous = nil
+      reusing = false
       members = Dictionary(minimumCapacity: 12)
     }
   }
@@ -38,35 +40,31 @@ struct ObjectWriter<Value: Equatable> {
   /// The object.
   var json: JSONValue { .object(members) }
 
-  /// Member `key` is `encode(part)`, where `read` picks the part of the value.
-  mutating func set<Part: Equatable>(_ key: String, _ read: (Value) -> Part, _ encode: (Part) -> JSONValue) {
-    let part = read(value)
-    if let previous, read(previous) == part { return }
+  /// Member `key` is `encode(part)`.
+  mutating func set<Part: Equatable>(_ key: String, _ part: Part, was old: Part?, _ encode: (Part) -> JSONValue) {
+    if reusing, old == part { return }
     members[key] = encode(part)
   }
 
   /// Member `key` is `encode(part)` when the part is there, else absent
   /// (`x`, `width`, `truncated`: present exactly with a width, R62).
   mutating func setIfPresent<Part: Equatable>(
-    _ key: String, _ read: (Value) -> Part?, _ encode: (Part) -> JSONValue
+    _ key: String, _ part: Part?, was old: Part??, _ encode: (Part) -> JSONValue
   ) {
-    let part = read(value)
-    if let previous, read(previous) == part { return }
+    if reusing, old == part { return }
     members[key] = part.map(encode)
   }
 
   /// Member `key` is the part's own JSON, itself reusing the previous part's.
   mutating func set<Part: Equatable>(
-    _ key: String, _ read: (Value) -> Part, _ encode: (Part, Encoded<Part>?) -> JSONValue
+    _ key: String, _ part: Part, was old: Part?, _ encode: (Part, Encoded<Part>?) -> JSONValue
   ) {
-    let part = read(value)
-    var reused: Encoded<Part>?
-    if let previous {
-      let old = read(previous)
-      if old == part { return }
-      reused = members[key].map { Encoded(value: old, json: $0) }
+    guard reusing, let old else {
+      members[key] = encode(part, nil)
+      return
     }
-    members[key] = encode(part, reused)
+    if old == part { return }
+    members[key] = encode(part, members[key].map { Encoded(value: old, json: $0) })
   }
 }
 
