@@ -139,6 +139,21 @@ struct JSONParserTests {
     #expect(JSONWriter.string(["b": 1, "a": [true, nil], "": "x"]) == #"{"":"x","a":[true,null],"b":1}"#)
   }
 
+  @Test("the writer's run-copying string escape equals the byte-by-byte reference, for 2,000 random strings")
+  func writerStringsMatchReference() {
+    let seed = SplitMix64.testSeed(default: 12)
+    var random = SplitMix64(seed: seed)
+    // Escapes, ASCII, and multi-byte scalars, at the start, middle and end of strings.
+    let pieces = ["\"", "\\", "\n", "\r", "\t", "\u{00}", "\u{1F}", "\u{7F}", "a", "xyz", "é", "😀", "/", " "]
+    for index in 0..<2_000 {
+      var text = ""
+      for _ in 0..<random.below(12) { text += pieces[random.below(pieces.count)] }
+      var written: [UInt8] = []
+      JSONWriter.writeString(text, into: &written)
+      #expect(written == referenceEscape(text), "seed \(seed), string \(index): \(text.debugDescription)")
+    }
+  }
+
   @Test("parse(write(v)) == v and writing is canonical, for 2,000 random documents")
   func roundTrip() throws {
     var random = RandomJSON(seed: SplitMix64.testSeed(default: 42), maxDepth: 6)
@@ -150,4 +165,24 @@ struct JSONParserTests {
       #expect(JSONWriter.bytes(parsed) == bytes)
     }
   }
+}
+
+/// The simple escape the writer's fast path replaced: one byte at a time.
+private func referenceEscape(_ s: String) -> [UInt8] {
+  var out: [UInt8] = [UInt8(ascii: "\"")]
+  for byte in s.utf8 {
+    switch byte {
+    case UInt8(ascii: "\""): out += Array(#"\""#.utf8)
+    case UInt8(ascii: "\\"): out += Array(#"\\"#.utf8)
+    case 0x0A: out += Array(#"\n"#.utf8)
+    case 0x0D: out += Array(#"\r"#.utf8)
+    case 0x09: out += Array(#"\t"#.utf8)
+    case 0..<0x20:
+      let hex = Array("0123456789abcdef".utf8)
+      out += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+    default: out.append(byte)
+    }
+  }
+  out.append(UInt8(ascii: "\""))
+  return out
 }

@@ -53,32 +53,38 @@ public enum JSONWriter {
     }
   }
 
-  private static let hexDigits = Array("0123456789abcdef".utf8)
+  private static let hexDigits: StaticString = "0123456789abcdef"
 
   /// Appends `s` as a quoted, escaped JSON string.
+  ///
+  /// Runs of bytes that need no escape (almost all of them) are copied in one append each.
   public static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    let utf8 = s.utf8
-    // Most strings need no escape at all: copy them whole, not byte by byte.
-    if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-      out.append(contentsOf: utf8)
-      out.append(UInt8(ascii: "\""))
-      return
-    }
-    for byte in utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0..<0x20:
-        out.append(contentsOf: Array("\\u00".utf8))
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0xF)])
-      default: out.append(byte)
+    var s = s
+    s.withUTF8 { utf8 in
+      var runStart = 0
+      for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+        writeEscape(byte, into: &out)
+        runStart = i + 1
       }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
     out.append(UInt8(ascii: "\""))
+  }
+
+  /// The escape of one byte that JSON does not allow raw in a string.
+  private static func writeEscape(_ byte: UInt8, into out: inout [UInt8]) {
+    out.append(0x5C)
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+    case 0x0A: out.append(UInt8(ascii: "n"))
+    case 0x0D: out.append(UInt8(ascii: "r"))
+    case 0x09: out.append(UInt8(ascii: "t"))
+    default:
+      out.append(contentsOf: "u00".utf8)
+      out.append(hexDigits.utf8Start[Int(byte >> 4)])
+      out.append(hexDigits.utf8Start[Int(byte & 0xF)])
+    }
   }
 }
