@@ -20,6 +20,8 @@ struct GroupPlan: Sendable {
     var entry: LogEntry
     var outcome: MutationOutcome
     var opsDigest: UInt64
+    /// The ops' wire form, as the store writes it.
+    var encodedOps: [UInt8]
     /// The state after `entry` when this version's record carries a snapshot
     /// (`SnapshotSchedule`: every 256 versions or 4 MiB of ops), else nil.
     var snapshot: SceneState?

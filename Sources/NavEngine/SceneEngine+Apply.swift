@@ -28,8 +28,9 @@ extension SceneEngine {
       }
       memoryKey = MutationMemory.Key(client: request.client, mutationId: mutationId)
     }
-    // The ops' wire form, encoded once: its digest recognises retries, its size is what the op log counts.
-    let encoded = JSONWriter.bytes(.array(request.ops.map(\.json)))
+    // The ops' wire form, encoded once: its digest recognises retries, its size is what the op
+    // log counts, and the store writes these bytes.
+    let encoded = Op.encoded(request.ops)
     let digest = Self.digest(encoded)
     if let key = memoryKey {
       let inGroup = plan.rememberedInGroup(key)
@@ -51,7 +52,7 @@ extension SceneEngine {
       return (.failure(NavError(.invalidMutation, "ops must hold at least one op", field: "ops")), false)
     }
     let dependsOnGroup = plan.hasVersions
-    switch commitVersion(request, opsBytes: encoded.count, digest: digest, key: memoryKey, in: &plan) {
+    switch commitVersion(request, encodedOps: encoded, digest: digest, key: memoryKey, in: &plan) {
     case .success(let outcome): return (.success(outcome), true)
     case .failure(let error): return (.failure(error), dependsOnGroup)
     }
@@ -59,8 +60,10 @@ extension SceneEngine {
 
   /// Judges conflicts and applies the ops on top of `plan`, adding the version on success.
   private func commitVersion(
-    _ request: MutationRequest, opsBytes: Int, digest: UInt64, key: MutationMemory.Key?, in plan: inout GroupPlan
+    _ request: MutationRequest, encodedOps: [UInt8], digest: UInt64, key: MutationMemory.Key?,
+    in plan: inout GroupPlan
   ) -> Result<MutationOutcome, NavError> {
+    let opsBytes = encodedOps.count
     var overwritten: [Overwrite] = []
     var expired = false
     if let base = request.baseVersion {
@@ -106,7 +109,8 @@ extension SceneEngine {
     let snapshot = plan.snapshots.record(version: version, opsBytes: opsBytes, configuration: configuration)
     plan.versions.append(
       GroupPlan.Version(
-        entry: entry, outcome: outcome, opsDigest: digest, snapshot: snapshot ? applied.state : nil))
+        entry: entry, outcome: outcome, opsDigest: digest, encodedOps: encodedOps,
+        snapshot: snapshot ? applied.state : nil))
     plan.state = applied.state
     plan.version = version
     if let key {

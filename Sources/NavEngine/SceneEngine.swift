@@ -182,7 +182,7 @@ public actor SceneEngine {
       return CommitRecord(
         scene: name, epoch: epoch, version: planned.entry.version, client: planned.entry.client,
         mutationId: planned.entry.mutationId, opsDigest: planned.opsDigest, ops: planned.entry.ops,
-        outcome: planned.outcome, snapshot: planned.snapshot,
+        encodedOps: planned.encodedOps, outcome: planned.outcome, snapshot: planned.snapshot,
         forgetMutationIdsThrough: through)
     }
   }

@@ -19,6 +19,9 @@ public struct CommitRecord: Sendable {
   public var opsDigest: UInt64
   /// The ops, as applied.
   public var ops: [Op]
+  /// The ops' wire form (`Op.encoded`), as the log row stores it and the digest was taken
+  /// over: the engine encodes them once per mutation.
+  public var encodedOps: [UInt8]
   /// What the writer was told; a retry with the same mutation id is answered with it (CONFLICTS I1–I4).
   public var outcome: MutationOutcome
   /// The state after this version when the engine wants a snapshot written with
@@ -32,7 +35,8 @@ public struct CommitRecord: Sendable {
   /// A record of one committed version.
   public init(
     scene: String, epoch: String, version: UInt64, client: String, mutationId: String?, opsDigest: UInt64,
-    ops: [Op], outcome: MutationOutcome, snapshot: SceneState?, forgetMutationIdsThrough: UInt64
+    ops: [Op], encodedOps: [UInt8]? = nil, outcome: MutationOutcome, snapshot: SceneState?,
+    forgetMutationIdsThrough: UInt64
   ) {
     self.scene = scene
     self.epoch = epoch
@@ -41,6 +45,7 @@ public struct CommitRecord: Sendable {
     self.mutationId = mutationId
     self.opsDigest = opsDigest
     self.ops = ops
+    self.encodedOps = encodedOps ?? Op.encoded(ops)
     self.outcome = outcome
     self.snapshot = snapshot
     self.forgetMutationIdsThrough = forgetMutationIdsThrough

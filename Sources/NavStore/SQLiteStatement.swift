@@ -29,6 +29,13 @@ final class SQLiteStatement {
         case .null: sqlite3_bind_null(statement, index)
         case .integer(let number): sqlite3_bind_int64(statement, index, number)
         case .text(let text): sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
+        // An empty array may have no address, and a NULL pointer would bind NULL, not "".
+        case .utf8(let bytes) where bytes.isEmpty: sqlite3_bind_text(statement, index, "", 0, csqlite_transient())
+        case .utf8(let bytes):
+          bytes.withUnsafeBytes {
+            let text = $0.baseAddress!.assumingMemoryBound(to: CChar.self)
+            return sqlite3_bind_text(statement, index, text, Int32($0.count), csqlite_transient())
+          }
         }
       guard code == SQLITE_OK else { throw database.failure(code, doing: sql) }
     }
@@ -72,6 +79,8 @@ enum SQLiteValue {
   case null
   case integer(Int64)
   case text(String)
+  /// Text given as its UTF-8 bytes (no conversion to a `String` and back).
+  case utf8([UInt8])
 
   /// Text, or NULL for nil.
   static func optional(_ text: String?) -> SQLiteValue { text.map { .text($0) } ?? .null }

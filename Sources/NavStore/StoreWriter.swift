@@ -94,8 +94,7 @@ final class StoreWriter: @unchecked Sendable {
     let version = SQLiteValue.integer(Int64(record.version))
     let digest = SQLiteValue.integer(Int64(bitPattern: record.opsDigest))
     try insertLog.run(
-      scene, version, .text(record.client), .optional(record.mutationId), digest,
-      .text(JSONWriter.string(.array(record.ops.map(\.json)))))
+      scene, version, .text(record.client), .optional(record.mutationId), digest, .utf8(record.encodedOps))
     if let mutationId = record.mutationId {
       try rememberId.run(
         scene, .text(record.client), .text(mutationId), digest, .text(JSONWriter.string(record.outcome.storedJSON)),

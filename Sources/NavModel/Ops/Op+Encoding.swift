@@ -1,5 +1,9 @@
 /// Writing ops in their wire form; `Op(json:path:)` reads them back unchanged.
 extension Op {
+  /// A list of ops in canonical wire form (`JSONWriter`: compact, keys sorted): what the op
+  /// log stores and what the mutation-id digest is taken over (STORAGE.md §3).
+  public static func encoded(_ ops: [Op]) -> [UInt8] { JSONWriter.bytes(.array(ops.map(\.json))) }
+
   /// The op as the wire writes it (`{"op": …}`), the inverse of `Op(json:)`.
   public var json: JSONValue {
     var m: [String: JSONValue] = ["op": .string(name)]
