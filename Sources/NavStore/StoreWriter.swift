@@ -10,6 +10,8 @@ import NavModel
 // it; from then on only the store thread, or the holder of InlineCommits' lock, touches it.
 final class StoreWriter: @unchecked Sendable {
   let database: SQLiteDatabase
+  private let begin: SQLiteStatement
+  private let end: SQLiteStatement
   private let selectEpoch: SQLiteStatement
   private let insertScene: SQLiteStatement
   private let resetScene: SQLiteStatement
@@ -21,6 +23,9 @@ final class StoreWriter: @unchecked Sendable {
   private let trimLog: SQLiteStatement
   private let forgetIds: SQLiteStatement
   private var commitsSinceVacuum = 0
+  /// The epoch stored for each scene as of the last successful commit, so a group of a scene
+  /// already seen needs no SELECT. Only this writer changes `scenes` while navd runs.
+  private var storedEpochs: [String: String] = [:]
 
   /// How many commits pass between two `PRAGMA incremental_vacuum` runs.
   static let vacuumInterval = 64
@@ -28,6 +33,8 @@ final class StoreWriter: @unchecked Sendable {
 
   init(database: SQLiteDatabase) throws(StoreError) {
     self.database = database
+    begin = try database.prepare("BEGIN IMMEDIATE")
+    end = try database.prepare("COMMIT")
     selectEpoch = try database.prepare("SELECT epoch FROM scenes WHERE name = ?1")
     insertScene = try database.prepare(
       "INSERT INTO scenes (name, epoch, snapshot_version, snapshot) VALUES (?1, ?2, 0, ?3)")
@@ -48,9 +55,9 @@ final class StoreWriter: @unchecked Sendable {
   /// Writes every record in one transaction (group commit).
   func commit(_ records: [CommitRecord]) throws(StoreError) {
     guard !records.isEmpty else { return }
+    var epochs = storedEpochs
     do throws(StoreError) {
-      try database.execute("BEGIN IMMEDIATE")
-      var epochs: [String: String] = [:]
+      try begin.run()
       for record in records {
         if epochs[record.scene] != record.epoch {
           try adopt(scene: record.scene, epoch: record.epoch)
@@ -58,12 +65,13 @@ final class StoreWriter: @unchecked Sendable {
         }
         try write(record)
       }
-      try database.execute("COMMIT")
+      try end.run()
     } catch {
       // A failed COMMIT (disk full) may leave the transaction open: end it so the next group starts clean.
       if database.inTransaction { try? database.execute("ROLLBACK") }
       throw error
     }
+    storedEpochs = epochs
     commitsSinceVacuum += 1
     if commitsSinceVacuum >= Self.vacuumInterval {
       commitsSinceVacuum = 0
