@@ -33,15 +33,19 @@ public struct VarlinkCall: Sendable, Hashable {
 
   /// The interface part of `method` (everything before the last dot; empty if none).
   public var interface: String {
-    guard let dot = method.lastIndex(of: ".") else { return "" }
+    guard let dot = lastDot else { return "" }
     return String(method[..<dot])
   }
 
   /// The method part of `method` (after the last dot).
   public var methodName: String {
-    guard let dot = method.lastIndex(of: ".") else { return method }
+    guard let dot = lastDot else { return method }
     return String(method[method.index(after: dot)...])
   }
+
+  /// The last "." in `method`, found in its UTF-8 (an ASCII byte is always a character of its
+  /// own, and scanning bytes needs no grapheme breaking).
+  private var lastDot: String.Index? { method.utf8.lastIndex(of: UInt8(ascii: ".")) }
 
   /// Parses a call from a decoded message, applying the rules above.
   public init(from message: JSONValue) throws(VarlinkProtocolError) {

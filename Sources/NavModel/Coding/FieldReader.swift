@@ -22,8 +22,13 @@ public struct FieldReader {
     NavError(.invalidMutation, "\(fieldPath(key)) must be \(expected), got \(value.typeName)", field: fieldPath(key))
   }
 
-  /// Fails on any member not in `known`, naming it and listing what is accepted.
-  public func rejectUnknown(_ known: Set<String>) throws(NavError) {
+  /// Fails on any member not in `known`, naming it (the first in sorted order) and listing
+  /// what is accepted.
+  ///
+  /// `known` is usually an array literal of a few names: a linear scan of it hashes nothing,
+  /// and only an object with an unknown member pays for sorting.
+  public func rejectUnknown(_ known: some Collection<String>) throws(NavError) {
+    guard members.keys.contains(where: { !known.contains($0) }) else { return }
     for key in members.keys.sorted() where !known.contains(key) {
       throw NavError(
         .invalidMutation, "unknown field \(fieldPath(key)); expected one of: \(known.sorted().joined(separator: ", "))",

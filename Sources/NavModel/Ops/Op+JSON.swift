@@ -42,7 +42,10 @@ extension Op {
   public init(json: JSONValue, path: String) throws(NavError) {
     let r = try FieldReader(json, path: path)
     let name = try r.string("op")
-    func known(_ keys: Set<String>) throws(NavError) { try r.rejectUnknown(keys.union(["op"])) }
+    func known(_ keys: [String]) throws(NavError) {
+      guard r.members.keys.contains(where: { $0 != "op" && !keys.contains($0) }) else { return }
+      try r.rejectUnknown(keys + ["op"])
+    }
     switch name {
     case "push":
       try known(["item", "animated"])
@@ -161,8 +164,15 @@ extension Op {
     }
   }
 
+  /// What `updateNavigationItem`'s `set` accepts: an item's fields but its identity and bar button items.
+  static let settableNavigationItemFields = NavigationItem.fieldNames.subtracting([
+    "id", "leftBarButtonItems", "rightBarButtonItems",
+  ])
+  /// What `updateBarButtonItem`'s `set` accepts: every field but the identity.
+  static let settableBarButtonItemFields = BarButtonItem.fieldNames.subtracting(["id"])
+
   static func navigationItemFields(_ r: FieldReader) throws(NavError) -> [NavigationItemField] {
-    try r.rejectUnknown(NavigationItem.fieldNames.subtracting(["id", "leftBarButtonItems", "rightBarButtonItems"]))
+    try r.rejectUnknown(settableNavigationItemFields)
     var fields: [NavigationItemField] = []
     for key in r.members.keys.sorted() {
       switch key {
@@ -178,7 +188,7 @@ extension Op {
   }
 
   static func barButtonItemFields(_ r: FieldReader) throws(NavError) -> [BarButtonItemField] {
-    try r.rejectUnknown(BarButtonItem.fieldNames.subtracting(["id"]))
+    try r.rejectUnknown(settableBarButtonItemFields)
     var fields: [BarButtonItemField] = []
     for key in r.members.keys.sorted() {
       switch key {

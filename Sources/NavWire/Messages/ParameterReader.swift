@@ -6,12 +6,14 @@ struct ParameterReader {
   let parameters: [String: JSONValue]
 
   /// Unknown parameters are rejected (the first in sorted order) so typos never pass silently.
-  init(_ parameters: JSONValue, known: Set<String>) throws(CallError) {
+  /// `known` is usually an array literal: a linear scan of a few names hashes nothing.
+  init(_ parameters: JSONValue, known: some Collection<String>) throws(CallError) {
     switch parameters {
     case .null: self.parameters = [:]
     case .object(let members): self.parameters = members
     default: throw .invalid("parameters")
     }
+    guard self.parameters.keys.contains(where: { !known.contains($0) }) else { return }
     for key in self.parameters.keys.sorted() where !known.contains(key) { throw .invalid(key) }
   }
 
