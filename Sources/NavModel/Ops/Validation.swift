@@ -41,6 +41,9 @@ public struct Validation: Sendable {
         .limitExceeded, "\(field) is \(count) bytes of UTF-8; the limit is \(limits.stringMaxBytes)", field: field,
         value: text, limit: "stringMaxBytes", max: limits.stringMaxBytes)
     }
+    // In UTF-8 these scalars are single bytes that never occur inside another scalar's encoding,
+    // so scanning bytes finds them; only a text that has one is decoded to name it.
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return }
     if let control = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       throw NavError(
         .invalidMutation,
