@@ -2,68 +2,71 @@
 extension Op {
   /// A list of ops in canonical wire form (`JSONWriter`: compact, keys sorted): what the op
   /// log stores and what the mutation-id digest is taken over (STORAGE.md §3).
-  public static func encoded(_ ops: [Op]) -> [UInt8] { JSONWriter.bytes(.array(ops.map(\.json))) }
+  ///
+  /// Each op is written from `members`, already in key order, so no dictionary is built and
+  /// nothing is sorted; the bytes are those of `JSONWriter.bytes(.array(ops.map(\.json)))`
+  /// (a seeded test compares the two).
+  public static func encoded(_ ops: [Op]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(128 * ops.count)
+    out.append(UInt8(ascii: "["))
+    for (i, op) in ops.enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
+      JSONWriter.write(sortedMembers: op.members, into: &out)
+    }
+    out.append(UInt8(ascii: "]"))
+    return out
+  }
 
   /// The op as the wire writes it (`{"op": …}`), the inverse of `Op(json:)`.
-  public var json: JSONValue {
-    var m: [String: JSONValue] = ["op": .string(name)]
+  public var json: JSONValue { .object(Dictionary(uniqueKeysWithValues: members)) }
+
+  /// The op's wire members, in key order (the order `JSONWriter` writes an object's keys).
+  var members: [(key: String, value: JSONValue)] {
+    let op = ("op", JSONValue.string(name))
     func optional(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
     switch self {
     case .push(let item, let animated):
-      m["item"] = item.json
-      m["animated"] = .bool(animated)
+      return [("animated", .bool(animated)), ("item", item.json), op]
     case .pop(let expectTop, let animated):
-      if let expectTop { m["expectTop"] = .string(expectTop) }
-      m["animated"] = .bool(animated)
+      return [("animated", .bool(animated))] + (expectTop.map { [("expectTop", .string($0))] } ?? []) + [op]
     case .popTo(let id, let animated):
-      m["item"] = .string(id)
-      m["animated"] = .bool(animated)
+      return [("animated", .bool(animated)), ("item", .string(id)), op]
     case .setStack(let items, let animated):
-      m["items"] = .array(items.map(\.json))
-      m["animated"] = .bool(animated)
+      return [("animated", .bool(animated)), ("items", .array(items.map(\.json))), op]
     case .updateNavigationItem(let id, let fields, let animated):
-      m["item"] = .string(id)
-      m["set"] = .object(Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }))
-      m["animated"] = .bool(animated)
+      return [
+        ("animated", .bool(animated)), ("item", .string(id)), op, ("set", Self.set(fields.map { ($0.name, $0.value) })),
+      ]
     case .setBarButtonItems(let id, let side, let items, let animated):
-      m["item"] = .string(id)
-      m["side"] = .string(side.rawValue)
-      m["items"] = .array(items.map { .string($0) })
-      m["animated"] = .bool(animated)
+      return [
+        ("animated", .bool(animated)), ("item", .string(id)), ("items", .array(items.map { .string($0) })), op,
+        ("side", .string(side.rawValue)),
+      ]
     case .setBarButtonItem(let id, let side, let item, let animated):
-      m["item"] = .string(id)
-      m["side"] = .string(side.rawValue)
-      m["barButtonItem"] = optional(item)
-      m["animated"] = .bool(animated)
+      return [
+        ("animated", .bool(animated)), ("barButtonItem", optional(item)), ("item", .string(id)), op,
+        ("side", .string(side.rawValue)),
+      ]
     case .insertBarButtonItem(let id, let side, let item, let before),
       .moveBarButtonItem(let id, let side, let item, let before):
-      m["item"] = .string(id)
-      m["side"] = .string(side.rawValue)
-      m["barButtonItem"] = .string(item)
-      if let before { m["before"] = .string(before) }
+      return [("barButtonItem", .string(item))] + (before.map { [("before", .string($0))] } ?? [])
+        + [("item", .string(id)), op, ("side", .string(side.rawValue))]
     case .removeBarButtonItem(let id, let side, let item):
-      m["item"] = .string(id)
-      m["side"] = .string(side.rawValue)
-      m["barButtonItem"] = .string(item)
+      return [("barButtonItem", .string(item)), ("item", .string(id)), op, ("side", .string(side.rawValue))]
     case .defineBarButtonItem(let item):
-      m["barButtonItem"] = item.json
+      return [("barButtonItem", item.json), op]
     case .updateBarButtonItem(let id, let fields):
-      m["barButtonItem"] = .string(id)
-      m["set"] = .object(Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }))
+      return [("barButtonItem", .string(id)), op, ("set", Self.set(fields.map { ($0.name, $0.value) }))]
     case .deleteBarButtonItem(let id), .removeToolbarItem(let id):
-      m["barButtonItem"] = .string(id)
+      return [("barButtonItem", .string(id)), op]
     case .setToolbarItems(let items, let animated):
-      m["items"] = .array(items.map { .string($0) })
-      m["animated"] = .bool(animated)
+      return [("animated", .bool(animated)), ("items", .array(items.map { .string($0) })), op]
     case .insertToolbarItem(let id, let before), .moveToolbarItem(let id, let before):
-      m["barButtonItem"] = .string(id)
-      if let before { m["before"] = .string(before) }
+      return [("barButtonItem", .string(id))] + (before.map { [("before", .string($0))] } ?? []) + [op]
     case .setBarHidden(let bar, let hidden, let animated):
-      m["bar"] = .string(bar.rawValue)
-      m["hidden"] = .bool(hidden)
-      m["animated"] = .bool(animated)
+      return [("animated", .bool(animated)), ("bar", .string(bar.rawValue)), ("hidden", .bool(hidden)), op]
     case .updateAppearance(let target, let fields):
-      m["target"] = .string(target.rawValue)
       var set: [String: JSONValue] = [:]
       var backgrounds: [JSONValue] = []
       for field in fields {
@@ -76,11 +79,15 @@ extension Op {
         }
       }
       if !backgrounds.isEmpty { set["backgroundImages"] = .array(backgrounds) }
-      m["set"] = .object(set)
+      return [op, ("set", .object(set)), ("target", .string(target.rawValue))]
     case .setSceneTint(let color), .setDefaultItemTint(let color):
-      m["tintColor"] = color.map { .string($0.hex) } ?? .null
+      return [op, ("tintColor", color.map { .string($0.hex) } ?? .null)]
     }
-    return .object(m)
+  }
+
+  /// A `set` object: the last value given for a field wins.
+  private static func set(_ fields: [(String, JSONValue)]) -> JSONValue {
+    .object(Dictionary(fields, uniquingKeysWith: { _, last in last }))
   }
 }
 
