@@ -41,6 +41,23 @@ enum Schema {
     );
     CREATE INDEX mutation_ids_by_version ON mutation_ids (scene, version);
     """,
+    // 2 → 3: the log is clustered on its key (WITHOUT ROWID), so appending a version writes one
+    // B-tree, not a table and its primary-key index: fewer pages to the WAL per commit.
+    """
+    CREATE TABLE log_by_key (
+      scene TEXT NOT NULL,
+      version INTEGER NOT NULL,
+      client TEXT NOT NULL,
+      mutation_id TEXT,
+      ops TEXT NOT NULL,
+      digest INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (scene, version)
+    ) WITHOUT ROWID;
+    INSERT INTO log_by_key (scene, version, client, mutation_id, ops, digest)
+      SELECT scene, version, client, mutation_id, ops, digest FROM log;
+    DROP TABLE log;
+    ALTER TABLE log_by_key RENAME TO log;
+    """,
   ]
 
   /// Brings `database` to `current`, each step in its own transaction; refuses a newer one.

@@ -45,6 +45,31 @@ struct SchemaTests {
     #expect(reloaded.mutationIds.map(\.mutationId) == ["m-4"])
   }
 
+  @Test("migration: a schema-2 database keeps its log rows, digests and remembered ids; its log becomes WITHOUT ROWID")
+  func migratesFromSchemaTwo() throws {
+    let directory = TemporaryDirectory()
+    let ops = #"[{"animated":false,"item":{"id":"inbox","title":"Inbox"},"op":"push"}]"#
+    try runSQL(
+      Schema.migrations[0] + Schema.migrations[1]
+        + """
+        PRAGMA user_version = 2;
+        INSERT INTO scenes VALUES ('main', '00000000000000e2', 0, '{}');
+        INSERT INTO log (scene, version, client, mutation_id, ops, digest)
+          VALUES ('main', 1, 'mail', 'm-1', '\(ops)', -42);
+        INSERT INTO mutation_ids VALUES ('main', 'mail', 'm-1', -42, '{"version":1}', 1);
+        """, at: directory.database)
+    SQLiteSceneStoreHolder.openAndClose(directory.database)
+    let database = try SQLiteDatabase(path: directory.database, readOnly: true)
+    #expect(try database.integer("PRAGMA user_version") == 3)
+    #expect(
+      try database.texts("SELECT client || ' ' || mutation_id || ' ' || digest || ' ' || ops FROM log") == [
+        "mail m-1 -42 \(ops)"
+      ])
+    #expect(try database.texts("SELECT digest FROM mutation_ids WHERE mutation_id = 'm-1'") == ["-42"])
+    #expect(
+      try database.texts("SELECT sql FROM sqlite_schema WHERE name = 'log'").first?.hasSuffix("WITHOUT ROWID") == true)
+  }
+
   @Test("a database written by a newer navd is refused with a message that says so, and left untouched")
   func newerSchemaRefused() throws {
     let directory = TemporaryDirectory()
