@@ -115,6 +115,9 @@ private struct Cursor {
       depth -= 1
       return .object(members)
     }
+    // Room for the few members most objects have (a call, its parameters, an op): growing from
+    // empty would reallocate and rehash at the 2nd and the 4th member.
+    members.reserveCapacity(6)
     while true {
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
