@@ -24,21 +24,19 @@ extension SceneState {
     let validation = Validation(limits: limits)
     guard !ops.isEmpty else { throw NavError(.invalidMutation, "ops must hold at least one op", field: "ops") }
     try validation.count(ops.count, limit: "opsPerMutation", max: limits.opsPerMutation, field: "ops")
-    var state = self
-    var events: [SceneEvent] = []
+    // One applier for the batch: its state is a copy, so a failing op leaves `self` as it was.
+    var applier = OpApplier(state: self, validation: validation)
     for (index, op) in ops.enumerated() {
       do {
-        var applier = OpApplier(state: state, validation: validation, path: "ops[\(index)]")
+        applier.opIndex = index
         try applier.apply(op)
-        state = applier.state
-        events.append(contentsOf: applier.events)
       } catch {
         var error = error
         error.opIndex = index
         throw error
       }
     }
-    return AppliedMutation(state: state, events: events, animated: ops.contains { $0.animated })
+    return AppliedMutation(state: applier.state, events: applier.events, animated: ops.contains { $0.animated })
   }
 
   /// Applies one op (see `applying(_:limits:)`).

@@ -3,11 +3,14 @@
 struct OpApplier {
   var state: SceneState
   let validation: Validation
-  /// The op's path in the request, for error fields: `ops[3]`.
-  let path: String
+  /// The index of the op being applied in its request.
+  var opIndex = 0
   var events: [SceneEvent] = []
 
   var limits: ModelLimits { validation.limits }
+
+  /// The op's path in the request, for error fields: `ops[3]`.
+  var path: String { "ops[\(opIndex)]" }
 
   func field(_ name: String) -> String { "\(path).\(name)" }
 
@@ -118,9 +121,9 @@ struct OpApplier {
     events.append(.setStack(transition: transition, animated: animated))
   }
 
-  func stackIndex(_ id: String, field: String) throws(NavError) -> Int {
+  func stackIndex(_ id: String, field: @autoclosure () -> String) throws(NavError) -> Int {
     guard let index = state.navigationBar.items.firstIndex(where: { $0.id == id }) else {
-      throw NavError(.itemNotFound, "no navigation item \"\(id)\" on the stack", field: field, value: id)
+      throw NavError(.itemNotFound, "no navigation item \"\(id)\" on the stack", field: field(), value: id)
     }
     return index
   }

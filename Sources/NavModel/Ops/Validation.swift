@@ -1,5 +1,8 @@
 /// Checks values against the rules and limits of SEMANTICS.md ("Limits").
 /// Every failure names the field, the value and the limit.
+///
+/// `field` is an autoclosure: a request path (`ops[3].set.title`) is built only for an error,
+/// not for every value that passes.
 public struct Validation: Sendable {
   /// The limits values are checked against.
   public var limits: ModelLimits
@@ -8,14 +11,15 @@ public struct Validation: Sendable {
   public init(limits: ModelLimits = .default) { self.limits = limits }
 
   /// Ids: 1…`idMaxLength` characters of `[A-Za-z0-9._-]`, starting with a letter or digit.
-  public func id(_ id: String, field: String) throws(NavError) {
+  public func id(_ id: String, field: @autoclosure () -> String) throws(NavError) {
     let bytes = Array(id.utf8)
     guard !bytes.isEmpty else {
-      throw NavError(.invalidMutation, "\(field) must not be empty", field: field, value: id)
+      throw NavError(.invalidMutation, "\(field()) must not be empty", field: field(), value: id)
     }
     guard bytes.count <= limits.idMaxLength else {
       throw NavError(
-        .limitExceeded, "\(field) is \(bytes.count) bytes long; ids are at most \(limits.idMaxLength)", field: field,
+        .limitExceeded, "\(field()) is \(bytes.count) bytes long; ids are at most \(limits.idMaxLength)",
+        field: field(),
         value: id, limit: "idMaxLength", max: limits.idMaxLength)
     }
     for (i, byte) in bytes.enumerated() {
@@ -26,19 +30,19 @@ public struct Validation: Sendable {
       guard alphanumeric || (i > 0 && punctuation) else {
         throw NavError(
           .invalidMutation,
-          "\(field) may use only A-Z a-z 0-9 . _ - and must start with a letter or digit", field: field, value: id)
+          "\(field()) may use only A-Z a-z 0-9 . _ - and must start with a letter or digit", field: field(), value: id)
       }
     }
   }
 
   /// Text (titles, prompts, possible titles): at most `stringMaxBytes` UTF-8 bytes,
   /// no control characters (SEMANTICS R66, R67).
-  public func text(_ text: String?, field: String) throws(NavError) {
+  public func text(_ text: String?, field: @autoclosure () -> String) throws(NavError) {
     guard let text else { return }
     let count = text.utf8.count
     guard count <= limits.stringMaxBytes else {
       throw NavError(
-        .limitExceeded, "\(field) is \(count) bytes of UTF-8; the limit is \(limits.stringMaxBytes)", field: field,
+        .limitExceeded, "\(field()) is \(count) bytes of UTF-8; the limit is \(limits.stringMaxBytes)", field: field(),
         value: text, limit: "stringMaxBytes", max: limits.stringMaxBytes)
     }
     // In UTF-8 these scalars are single bytes that never occur inside another scalar's encoding,
@@ -52,130 +56,134 @@ public struct Validation: Sendable {
     if let control = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       throw NavError(
         .invalidMutation,
-        "\(field) contains the control character U+\(String(control.value, radix: 16, uppercase: true).leftPadded(4)); text is one line",
-        field: field, value: text)
+        "\(field()) contains the control character U+\(String(control.value, radix: 16, uppercase: true).leftPadded(4)); text is one line",
+        field: field(), value: text)
     }
   }
 
   /// Names (actions, image and view names, fonts): like text, and not empty.
-  public func name(_ name: String?, field: String) throws(NavError) {
+  public func name(_ name: String?, field: @autoclosure () -> String) throws(NavError) {
     guard let name else { return }
     guard !name.isEmpty else {
-      throw NavError(.invalidMutation, "\(field) must not be empty", field: field, value: name)
+      throw NavError(.invalidMutation, "\(field()) must not be empty", field: field(), value: name)
     }
-    try text(name, field: field)
+    try text(name, field: field())
   }
 
   /// Widths and sizes: finite and 0…`maxWidth` (negative: InvalidMutation; larger: LimitExceeded).
-  public func length(_ value: Double?, field: String) throws(NavError) {
+  public func length(_ value: Double?, field: @autoclosure () -> String) throws(NavError) {
     guard let value else { return }
     guard value.isFinite, value >= 0 else {
       throw NavError(
-        .invalidMutation, "\(field) must be a finite number of points, 0 or more", field: field, value: "\(value)")
+        .invalidMutation, "\(field()) must be a finite number of points, 0 or more", field: field(), value: "\(value)")
     }
     guard value <= limits.maxWidth else {
       throw NavError(
-        .limitExceeded, "\(field) is \(value) points; the limit is \(Int(limits.maxWidth))", field: field,
+        .limitExceeded, "\(field()) is \(value) points; the limit is \(Int(limits.maxWidth))", field: field(),
         value: "\(value)", limit: "maxWidth", max: Int(limits.maxWidth))
     }
   }
 
   /// A count of entries at most `max`, else LimitExceeded naming `name`.
-  public func count(_ count: Int, limit name: String, max: Int, field: String) throws(NavError) {
+  public func count(_ count: Int, limit name: String, max: Int, field: @autoclosure () -> String) throws(NavError) {
     guard count <= max else {
       throw NavError(
-        .limitExceeded, "\(field) would hold \(count) entries; the limit is \(max)", field: field, value: "\(count)",
+        .limitExceeded, "\(field()) would hold \(count) entries; the limit is \(max)", field: field(),
+        value: "\(count)",
         limit: name, max: max)
     }
   }
 
   /// An image's name and size.
-  public func image(_ image: ImageRef?, field: String) throws(NavError) {
+  public func image(_ image: ImageRef?, field: @autoclosure () -> String) throws(NavError) {
     guard let image else { return }
-    try name(image.name, field: "\(field).name")
-    try length(image.width, field: "\(field).width")
-    try length(image.height, field: "\(field).height")
+    try name(image.name, field: "\(field()).name")
+    try length(image.width, field: "\(field()).width")
+    try length(image.height, field: "\(field()).height")
   }
 
   /// A custom view's name and size.
-  public func customView(_ view: CustomView?, field: String) throws(NavError) {
+  public func customView(_ view: CustomView?, field: @autoclosure () -> String) throws(NavError) {
     guard let view else { return }
-    try name(view.name, field: "\(field).name")
-    try length(view.width, field: "\(field).width")
-    try length(view.height, field: "\(field).height")
+    try name(view.name, field: "\(field()).name")
+    try length(view.width, field: "\(field()).width")
+    try length(view.height, field: "\(field()).height")
   }
 
   /// A tag within ±2^53 (exact in a JSON number), else InvalidMutation.
-  public func tag(_ tag: Int, field: String) throws(NavError) {
+  public func tag(_ tag: Int, field: @autoclosure () -> String) throws(NavError) {
     // Compare as integers: Double(2^53 + 1) rounds to 2^53 and would pass.
     let max = UInt(exactly: limits.maxTagMagnitude.rounded(.down)) ?? (limits.maxTagMagnitude > 0 ? .max : 0)
     guard tag.magnitude <= max else {
-      throw NavError(.invalidMutation, "\(field) must be within ±2^53", field: field, value: "\(tag)")
+      throw NavError(.invalidMutation, "\(field()) must be within ±2^53", field: field(), value: "\(tag)")
     }
   }
 
   /// A bar button item's own values (not its references).
-  public func barButtonItem(_ item: BarButtonItem, field: String) throws(NavError) {
-    try id(item.id, field: "\(field).id")
-    try text(item.title, field: "\(field).title")
-    try image(item.image, field: "\(field).image")
-    try length(item.width, field: "\(field).width")
+  public func barButtonItem(_ item: BarButtonItem, field: @autoclosure () -> String) throws(NavError) {
+    try id(item.id, field: "\(field()).id")
+    try text(item.title, field: "\(field()).title")
+    try image(item.image, field: "\(field()).image")
+    try length(item.width, field: "\(field()).width")
     try count(
-      item.possibleTitles.count, limit: "possibleTitles", max: limits.possibleTitles, field: "\(field).possibleTitles")
-    for (i, title) in item.possibleTitles.enumerated() { try text(title, field: "\(field).possibleTitles[\(i)]") }
-    try customView(item.customView, field: "\(field).customView")
-    try tag(item.tag, field: "\(field).tag")
-    try name(item.action, field: "\(field).action")
+      item.possibleTitles.count, limit: "possibleTitles", max: limits.possibleTitles, field: "\(field()).possibleTitles"
+    )
+    for (i, title) in item.possibleTitles.enumerated() { try text(title, field: "\(field()).possibleTitles[\(i)]") }
+    try customView(item.customView, field: "\(field()).customView")
+    try tag(item.tag, field: "\(field()).tag")
+    try name(item.action, field: "\(field()).action")
     if item.systemItem != nil, item.title != nil || item.image != nil || item.customView != nil {
       throw NavError(
         .invalidMutation,
-        "\(field) sets systemItem together with a title, image or customView; a system item has none (SEMANTICS R41)",
-        field: "\(field).systemItem", value: item.systemItem?.rawValue)
+        "\(field()) sets systemItem together with a title, image or customView; a system item has none (SEMANTICS R41)",
+        field: "\(field()).systemItem", value: item.systemItem?.rawValue)
     }
   }
 
   /// A side or toolbar array: ids exist in the scene, none twice, not too many.
-  public func itemArray(_ ids: [String], in state: SceneState, field: String) throws(NavError) {
-    try count(ids.count, limit: "itemsPerArray", max: limits.itemsPerArray, field: field)
+  public func itemArray(_ ids: [String], in state: SceneState, field: @autoclosure () -> String) throws(NavError) {
+    try count(ids.count, limit: "itemsPerArray", max: limits.itemsPerArray, field: field())
     var seen = Set<String>()
     for (i, id) in ids.enumerated() {
       guard state.barButtonItems.contains(id) else {
         throw NavError(
-          .itemNotFound, "\(field)[\(i)] names no bar button item \"\(id)\"", field: "\(field)[\(i)]", value: id)
+          .itemNotFound, "\(field())[\(i)] names no bar button item \"\(id)\"", field: "\(field())[\(i)]", value: id)
       }
       guard seen.insert(id).inserted else {
-        throw NavError(.duplicateItem, "\(field) lists \"\(id)\" twice", field: "\(field)[\(i)]", value: id)
+        throw NavError(.duplicateItem, "\(field()) lists \"\(id)\" twice", field: "\(field())[\(i)]", value: id)
       }
     }
   }
 
   /// A navigation item to be pushed or set: its values and every reference.
-  public func navigationItem(_ item: NavigationItem, in state: SceneState, field: String) throws(NavError) {
-    try id(item.id, field: "\(field).id")
-    try text(item.title, field: "\(field).title")
-    try text(item.prompt, field: "\(field).prompt")
-    try customView(item.titleView, field: "\(field).titleView")
+  public func navigationItem(_ item: NavigationItem, in state: SceneState, field: @autoclosure () -> String)
+    throws(NavError)
+  {
+    try id(item.id, field: "\(field()).id")
+    try text(item.title, field: "\(field()).title")
+    try text(item.prompt, field: "\(field()).prompt")
+    try customView(item.titleView, field: "\(field()).titleView")
     if let back = item.backBarButtonItem, !state.barButtonItems.contains(back) {
       throw NavError(
-        .itemNotFound, "\(field).backBarButtonItem names no bar button item \"\(back)\"",
-        field: "\(field).backBarButtonItem", value: back)
+        .itemNotFound, "\(field()).backBarButtonItem names no bar button item \"\(back)\"",
+        field: "\(field()).backBarButtonItem", value: back)
     }
-    try itemArray(item.leftBarButtonItems, in: state, field: "\(field).leftBarButtonItems")
-    try itemArray(item.rightBarButtonItems, in: state, field: "\(field).rightBarButtonItems")
+    try itemArray(item.leftBarButtonItems, in: state, field: "\(field()).leftBarButtonItems")
+    try itemArray(item.rightBarButtonItems, in: state, field: "\(field()).rightBarButtonItems")
     if let shared = item.rightBarButtonItems.first(where: item.leftBarButtonItems.contains) {
       throw NavError(
-        .duplicateItem, "\(field) shows bar button item \"\(shared)\" on both sides (SEMANTICS R5)",
-        field: "\(field).rightBarButtonItems", value: shared)
+        .duplicateItem, "\(field()) shows bar button item \"\(shared)\" on both sides (SEMANTICS R5)",
+        field: "\(field()).rightBarButtonItems", value: shared)
     }
   }
 
   /// An appearance's images and text attributes.
-  public func appearance(_ appearance: BarAppearance, field: String) throws(NavError) {
-    for entry in appearance.backgroundImages { try image(entry.image, field: "\(field).backgroundImages") }
-    try image(appearance.shadowImage, field: "\(field).shadowImage")
+  public func appearance(_ appearance: BarAppearance, field: @autoclosure () -> String) throws(NavError) {
+    for entry in appearance.backgroundImages { try image(entry.image, field: "\(field()).backgroundImages") }
+    try image(appearance.shadowImage, field: "\(field()).shadowImage")
     if let attributes = appearance.titleTextAttributes {
-      try name(attributes.font, field: "\(field).titleTextAttributes.font")
-      try length(attributes.size, field: "\(field).titleTextAttributes.size")
+      try name(attributes.font, field: "\(field()).titleTextAttributes.font")
+      try length(attributes.size, field: "\(field()).titleTextAttributes.size")
     }
   }
 }
