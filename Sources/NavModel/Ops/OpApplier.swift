@@ -121,7 +121,9 @@ struct OpApplier {
     events.append(.setStack(transition: transition, animated: animated))
   }
 
-  func stackIndex(_ id: String, field: @autoclosure () -> String) throws(NavError) -> Int {
+  /// Always inlined: called from mutating methods, a call would copy the applier (and its
+  /// scene state) to pass it as `self`.
+  @inline(__always) func stackIndex(_ id: String, field: @autoclosure () -> String) throws(NavError) -> Int {
     guard let index = state.navigationBar.items.firstIndex(where: { $0.id == id }) else {
       throw NavError(.itemNotFound, "no navigation item \"\(id)\" on the stack", field: field(), value: id)
     }
