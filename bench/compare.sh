@@ -96,8 +96,8 @@ if ! command -v redis-server >/dev/null; then
 fi
 if [ "$skip_build" -eq 0 ]; then
   say "building release navd and navbench"
-  swift build -c release --product navd >&2
-  swift build -c release --product navbench >&2
+  swift build -c release --static-swift-stdlib --product navd >&2
+  swift build -c release --static-swift-stdlib --product navbench >&2
 fi
 navd=.build/release/navd
 navbench=.build/release/navbench

@@ -22,8 +22,8 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "$skip_build" = 0 ]; then
-  swift build -c release --product navd >&2
-  swift build -c release --product navbench >&2
+  swift build -c release --static-swift-stdlib --product navd >&2
+  swift build -c release --static-swift-stdlib --product navbench >&2
 fi
 bin=.build/release
 work=$(mktemp -d /tmp/navd-durability.XXXXXX)

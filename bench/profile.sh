@@ -30,8 +30,8 @@ while [ $# -gt 0 ]; do
 done
 command -v valgrind >/dev/null || { echo "profile.sh: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 if [ "$skip_build" -eq 0 ]; then
-  swift build -c release --product navd >&2
-  swift build -c release --product navbench >&2
+  swift build -c release --static-swift-stdlib --product navd >&2
+  swift build -c release --static-swift-stdlib --product navbench >&2
 fi
 
 work="${keep:-$(mktemp -d /tmp/navd-profile.XXXXXX)}"
