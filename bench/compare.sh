@@ -22,7 +22,7 @@ Options:
   --rounds N             rounds, each running both servers (default 3, at least 3 for the table)
   --quick                smaller counts (a check that everything runs, ~3 minutes; not for BENCHMARKS.md)
   --memory-mutations N   publishes in the memory run (default 1000000)
-  --memory-rounds N      rounds that include the memory run (default 1: navd takes ~5 min for it)
+  --memory-rounds N      rounds that include the memory run (default 1)
   --state-versions N     versions stored before timing navd's start-up with state (default 1000000;
                          only when navd has --state-dir; round 1 only)
   --out FILE             also write the report to FILE

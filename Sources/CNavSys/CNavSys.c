@@ -3,6 +3,7 @@
 #include "CNavSys.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -93,4 +94,12 @@ int cnav_terminal_columns(int fd) {
 
 void cnav_name_current_thread(const char *name) {
   prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+size_t cnav_heap_free_bytes(void) {
+  return mallinfo2().fordblks;
+}
+
+int cnav_heap_trim(void) {
+  return malloc_trim(0);
 }

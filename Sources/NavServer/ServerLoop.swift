@@ -56,6 +56,8 @@ final class ServerLoop: @unchecked Sendable {
   var spareFD: Int32
   let readBuffer: UnsafeMutableRawBufferPointer
   let tickInterval: Duration
+  /// Memory freed after a burst goes back to the kernel on the tick.
+  private var heap = HeapTrimming()
   var nextTick: ContinuousClock.Instant
 
   static let listenerToken: UInt64 = 1
@@ -234,6 +236,7 @@ final class ServerLoop: @unchecked Sendable {
   }
 
   private func tickAll(now: ContinuousClock.Instant) {
+    heap.tick()
     if acceptPaused { resumeAccepting() }
     for connection in Array(connections.values) {
       drive(connection, connection.machine.tick(now: now))

@@ -6,6 +6,7 @@
 #define CNAVSYS_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -64,6 +65,13 @@ int cnav_connect_unix(int fd, const char *path);
 int cnav_unix_path_max(void);
 
 /// Sets O_NONBLOCK on fd. Returns 0 or -1 with errno set.
+/// Bytes malloc holds free in its heap (mallinfo2's fordblks): memory the process
+/// keeps but does not use.
+size_t cnav_heap_free_bytes(void);
+
+/// Gives the heap's free pages back to the kernel (malloc_trim(0)); 1 when it released any.
+int cnav_heap_trim(void);
+
 /// Names the calling thread (the kernel keeps 15 bytes), as `ps -L` and `top -H` show it.
 void cnav_name_current_thread(const char *name);
 
