@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -102,4 +103,17 @@ size_t cnav_heap_free_bytes(void) {
 
 int cnav_heap_trim(void) {
   return malloc_trim(0);
+}
+
+long long cnav_resident_bytes(void) {
+  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char text[128];
+  ssize_t length = read(fd, text, sizeof(text) - 1);
+  close(fd);
+  if (length <= 0) return -1;
+  text[length] = 0;
+  long long size = 0, resident = 0;
+  if (sscanf(text, "%lld %lld", &size, &resident) != 2) return -1;
+  return resident * sysconf(_SC_PAGESIZE);
 }

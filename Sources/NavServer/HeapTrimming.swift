@@ -5,30 +5,32 @@ import CNavSys
 /// In a burst, subscriber queues and output buffers fill (each within its byte
 /// limit) and are freed again once the readers catch up, but glibc keeps freed
 /// memory in its heap: after 1,000,000 pipelined mutations to 64 subscribers navd's
-/// RSS stayed 6-25 MiB above its level at a tenth of the run with nothing queued
-/// (malloc_trim from gdb brought it back). So on each tick, when the heap's free
-/// bytes grew by `threshold` since the last trim (or since their low point), navd
-/// calls malloc_trim(0). Steady traffic reuses its free memory and is not trimmed.
+/// RSS stayed 3-25 MiB above its level at a tenth of the run with nothing queued
+/// (malloc_trim from gdb brought it back). So on each tick (at most once a second),
+/// when the resident memory grew by `threshold` (1 MiB) since the last trim or its
+/// low point and the heap holds at least that much free, navd calls malloc_trim(0),
+/// which costs a few hundred microseconds. Memory in use is never trimmed, and steady
+/// traffic, which reuses what it frees, is rarely.
 struct HeapTrimming {
-  /// Growth of the heap's free bytes that makes a trim worth its page faults.
+  /// Growth of the resident memory, and free heap bytes, that make a trim worth it.
   let threshold: Int
-  /// The fewest free bytes seen since the last trim.
+  /// The least resident memory seen since the last trim.
   private var baseline: Int
   /// Trims done (tests).
   private(set) var trims = 0
 
-  init(threshold: Int = 4 << 20) {
+  init(threshold: Int = 1 << 20) {
     self.threshold = threshold
-    baseline = Int(cnav_heap_free_bytes())
+    baseline = Int(cnav_resident_bytes())
   }
 
-  /// Trims when the free bytes grew by `threshold`; cheap otherwise (mallinfo2).
+  /// Trims when the resident memory grew and the heap holds free bytes; cheap otherwise.
   mutating func tick() {
-    let free = Int(cnav_heap_free_bytes())
-    baseline = min(baseline, free)
-    guard free >= baseline + threshold else { return }
+    let resident = Int(cnav_resident_bytes())
+    baseline = min(baseline, resident)
+    guard resident >= baseline + threshold, Int(cnav_heap_free_bytes()) >= threshold else { return }
     _ = cnav_heap_trim()
     trims += 1
-    baseline = free
+    baseline = Int(cnav_resident_bytes())
   }
 }

@@ -72,6 +72,9 @@ size_t cnav_heap_free_bytes(void);
 /// Gives the heap's free pages back to the kernel (malloc_trim(0)); 1 when it released any.
 int cnav_heap_trim(void);
 
+/// The process's resident memory in bytes (/proc/self/statm), or -1 when it cannot be read.
+long long cnav_resident_bytes(void);
+
 /// Names the calling thread (the kernel keeps 15 bytes), as `ps -L` and `top -H` show it.
 void cnav_name_current_thread(const char *name);
 
