@@ -1,31 +1,10 @@
-import Dispatch
-import Foundation
-import NavEngine
 import NavModel
-import NavServer
-import NavService
 import NavWire
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
-/// A store that finishes each commit on another thread a little later, as the SQLite store
-/// does on its own thread, and records the size of every group it is given.
-final class SlowThreadStore: SceneStore {
-  let groups = Mutex<[Int]>([])
-
-  func load() throws(StoreError) -> [StoredScene] { [] }
-
-  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
-    groups.withLock { $0.append(records.count) }
-    await withCheckedContinuation { done in
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { done.resume() }
-    }
-  }
-}
 
 /// PROTOCOL.md §2 "Pipelining" over a real Unix socket, through io.navd and the engine
 /// as navd wires them (calls run on the server's event-loop executor).
@@ -33,30 +12,11 @@ final class SlowThreadStore: SceneStore {
 struct PipelinedMutateSocketTests {
   @Test("PROTOCOL §2 200 pipelined Mutates on one connection: replies in call order, versions strictly increasing")
   func pipelinedMutates() async throws {
-    let store = SlowThreadStore()
-    let engine = Engine(store: store)
-    let executor = EventLoopExecutor()
-    let service = NavdService(engine: engine, executor: executor)
-    let directory = try temporaryDirectory()
-    defer { rmdir(directory) }
-    let path = directory + "/navd.sock"
-    var configuration = ServerConfiguration(socketPath: path)
-    configuration.serveNavd()
-    let server = VarlinkServer(
-      configuration: configuration, interfaces: [InterfaceDescription(idl: navdInterfaceDefinition)!],
-      handler: service, log: Log(minimumLevel: .error), executor: executor)
-    try server.start()
-    defer {
-      server.stop()
-      server.waitUntilStopped()
-    }
-
-    // The client blocks on its socket: on a thread of its own, never on the cooperative
-    // pool, whose threads the engine's tasks may need meanwhile.
-    try await onOwnThread { try exchange(path: path, store: store) }
+    let store = GroupRecordingStore(delay: .milliseconds(2))
+    try await withNavdOnSocket(store: store) { path in try Self.exchange(path: path, store: store) }
   }
 
-  private func exchange(path: String, store: SlowThreadStore) throws {
+  private static func exchange(path: String, store: GroupRecordingStore) throws {
     let client = try SocketClient(path: path)
     var calls: [UInt8] = []
     calls += mutateFrame(["op": "push", "item": ["id": "root", "title": "start"]])
@@ -98,22 +58,6 @@ struct PipelinedMutateSocketTests {
     let last = try client.readReply()
     let title = last.parameters["state"]?["navigationBar"]?["items"]?.arrayValue?.first?["title"]
     #expect(title == "t199", "the last Mutate sent is the last applied")
-  }
-
-  private func onOwnThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-      Thread { done.resume(with: Result { try body() }) }.start()
-    }
-  }
-
-  private func mutateFrame(_ op: JSONValue) -> [UInt8] {
-    VarlinkCall(method: "io.navd.Mutate", parameters: ["scene": "main", "ops": [op]]).encoded()
-  }
-
-  private func temporaryDirectory() throws -> String {
-    var template = Array("/tmp/navd-pipeline-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw SocketClient.Failure(description: "mkdtemp failed") }
-    return String(cString: made)
   }
 }
 
