@@ -5,12 +5,12 @@ import CNavSys
 /// In a burst, subscriber queues and output buffers fill (each within its byte
 /// limit) and are freed again once the readers catch up, but glibc keeps freed
 /// memory in its heap: after 1,000,000 pipelined mutations to 64 subscribers navd's
-/// RSS stayed 3-25 MiB above its level at a tenth of the run with nothing queued
+/// RSS stayed 2-24 MiB above its level at a tenth of the run with nothing queued
 /// (malloc_trim from gdb brought it back). So on each tick (at most once a second),
 /// when the resident memory grew by `threshold` (1 MiB) since the last trim or its
-/// low point and the heap holds at least that much free, navd calls malloc_trim(0),
-/// which costs a few hundred microseconds. Memory in use is never trimmed, and steady
-/// traffic, which reuses what it frees, is rarely.
+/// low point and the heap holds at least that much free, navd calls malloc_trim(0).
+/// Memory in use is never trimmed, and steady traffic, which reuses what it frees,
+/// rarely is.
 struct HeapTrimming {
   /// Growth of the resident memory, and free heap bytes, that make a trim worth it.
   let threshold: Int

@@ -7,8 +7,8 @@ import NavEngine
 /// A new database is built whole under a temporary name and renamed into place.
 ///
 /// SQLite creating a WAL database in place makes eight fsyncs (the rollback journal of
-/// the WAL switch, the database, the new WAL, the directory: 20-30 ms of a first start
-/// on this project's machines); built with `synchronous=OFF` under `navd.db.new`, then
+/// the WAL switch, the database, the new WAL, the directory; 0.4-8 ms each on this
+/// project's machines, most of a first start); built with `synchronous=OFF` under `navd.db.new`, then
 /// fsynced once, renamed, and the directory fsynced, it costs two. A power loss at any
 /// point leaves either no `navd.db` or a complete one at the current schema — never a
 /// half-made file that the next start would refuse as damaged.
