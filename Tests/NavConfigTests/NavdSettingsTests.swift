@@ -36,6 +36,10 @@ struct NavdSettingsTests {
         "[Server]\nMaxOutputBytesPerUID=1\n",
         "/x.conf:2: MaxOutputBytesPerUID: needs an integer of at least 65536, got \"1\""
       ),
+      (
+        "[Engine]\nMaxSubscribersPerScene=0\n",
+        "/x.conf:2: MaxSubscribersPerScene: needs an integer of at least 1, got \"0\""
+      ),
     ])
   func errors(text: String, message: String) throws {
     let file = try ConfigFile.parse(text, path: "/x.conf")
