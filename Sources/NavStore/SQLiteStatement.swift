@@ -17,27 +17,37 @@ final class SQLiteStatement {
   deinit { sqlite3_finalize(statement) }
 
   /// Binds parameters `?1`, `?2`, … in order (after resetting the previous use).
+  ///
+  /// Every use binds every parameter (asserted), so nothing needs clearing in between, and text is
+  /// bound from its UTF-8 bytes with their length: no C string is made for it.
   func bind(_ values: SQLiteValue...) throws(StoreError) { try bind(values) }
 
   private func bind(_ values: [SQLiteValue]) throws(StoreError) {
+    assert(Int(sqlite3_bind_parameter_count(statement)) == values.count, "\(sql): every parameter is bound each time")
     sqlite3_reset(statement)
-    sqlite3_clear_bindings(statement)
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
       let code: Int32 =
         switch value {
         case .null: sqlite3_bind_null(statement, index)
         case .integer(let number): sqlite3_bind_int64(statement, index, number)
-        case .text(let text): sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
-        // An empty array may have no address, and a NULL pointer would bind NULL, not "".
-        case .utf8(let bytes) where bytes.isEmpty: sqlite3_bind_text(statement, index, "", 0, csqlite_transient())
-        case .utf8(let bytes):
-          bytes.withUnsafeBytes {
-            let text = $0.baseAddress!.assumingMemoryBound(to: CChar.self)
-            return sqlite3_bind_text(statement, index, text, Int32($0.count), csqlite_transient())
-          }
+        case .text(var text):
+          // A native string's UTF-8 in place (no C string made); SQLite copies it before returning.
+          text.withUTF8 { bindText($0, at: index) }
+        case .utf8(let bytes): bytes.withUnsafeBufferPointer { bindText($0, at: index) }
         }
       guard code == SQLITE_OK else { throw database.failure(code, doing: sql) }
+    }
+  }
+
+  /// Binds text given as UTF-8 bytes, copied by SQLite (`SQLITE_TRANSIENT`).
+  private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+    // An empty buffer may have no address, and a NULL pointer would bind NULL, not "".
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      return sqlite3_bind_text(statement, index, "", 0, csqlite_transient())
+    }
+    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+      sqlite3_bind_text(statement, index, $0, Int32(bytes.count), csqlite_transient())
     }
   }
 
