@@ -57,15 +57,21 @@ final class StoreWriter: @unchecked Sendable {
     guard !records.isEmpty else { return }
     var epochs = storedEpochs
     do throws(StoreError) {
-      try begin.run()
-      for record in records {
-        if epochs[record.scene] != record.epoch {
-          try adopt(scene: record.scene, epoch: record.epoch)
-          epochs[record.scene] = record.epoch
+      if records.count == 1, let record = records.first, isOneRow(record, epochs: epochs) {
+        // One statement is a transaction of its own (SQLite's autocommit): all of it or none of
+        // it, without running BEGIN and COMMIT as statements of their own.
+        try insertRow(record)
+      } else {
+        try begin.run()
+        for record in records {
+          if epochs[record.scene] != record.epoch {
+            try adopt(scene: record.scene, epoch: record.epoch)
+            epochs[record.scene] = record.epoch
+          }
+          try write(record)
         }
-        try write(record)
+        try end.run()
       }
-      try end.run()
     } catch {
       // A failed COMMIT (disk full) may leave the transaction open: end it so the next group starts clean.
       if database.inTransaction { try? database.execute("ROLLBACK") }
@@ -97,12 +103,24 @@ final class StoreWriter: @unchecked Sendable {
     }
   }
 
+  /// Whether `record` is only its log row: a scene whose epoch is stored, no mutation id to
+  /// remember or forget, no snapshot.
+  private func isOneRow(_ record: CommitRecord, epochs: [String: String]) -> Bool {
+    record.mutationId == nil && record.snapshot == nil && record.forgetMutationIdsThrough == 0
+      && epochs[record.scene] == record.epoch
+  }
+
+  private func insertRow(_ record: CommitRecord) throws(StoreError) {
+    try insertLog.run(
+      .text(record.scene), .integer(Int64(record.version)), .text(record.client), .optional(record.mutationId),
+      .integer(Int64(bitPattern: record.opsDigest)), .utf8(record.encodedOps))
+  }
+
   private func write(_ record: CommitRecord) throws(StoreError) {
     let scene = SQLiteValue.text(record.scene)
     let version = SQLiteValue.integer(Int64(record.version))
     let digest = SQLiteValue.integer(Int64(bitPattern: record.opsDigest))
-    try insertLog.run(
-      scene, version, .text(record.client), .optional(record.mutationId), digest, .utf8(record.encodedOps))
+    try insertRow(record)
     if let mutationId = record.mutationId {
       try rememberId.run(
         scene, .text(record.client), .text(mutationId), digest, .text(JSONWriter.string(record.outcome.storedJSON)),

@@ -73,6 +73,13 @@ struct DiskFullTests {
     #expect(during.map(\.version) == before.map(\.version))
     #expect(during.first.map { $0.replayed().state } == before.first.map { $0.replayed().state })
     #expect(during.first?.mutationIds.map(\.mutationId) == ["m1"])
+    // A group of one plain log row (no id, no snapshot) is one statement without BEGIN/COMMIT: the same.
+    var plain = state
+    let plainError = await #expect(throws: StoreError.self) {
+      try await store.commit([try record(version: 2, ops: big, state: &plain)])
+    }
+    #expect(plainError?.kind == .full)
+    #expect(try store.load().map(\.version) == before.map(\.version))
 
     try FileManager.default.removeItem(atPath: filler)
     var retry = state

@@ -50,6 +50,27 @@ struct InlineCommitTests {
     #expect(try store.load().first?.version == 2)
   }
 
+  @Test("a group of one plain log row is one statement (no BEGIN/COMMIT): stored whole, or refused changing nothing")
+  func oneRowGroup() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(path: directory.database, durability: .normal)
+    defer { store.close() }
+    var scene = SceneState.empty
+    // The scene's first group adopts its epoch (several statements); the next ones are one row each.
+    try await store.commit([try record(version: 1, ops: pushOps("a"), state: &scene)])
+    try await store.commit([try record(version: 2, ops: pushOps("b"), state: &scene)])
+    var attempt = scene
+    await #expect(throws: StoreError.self) {
+      try await store.commit([try record(version: 2, ops: pushOps("again"), state: &attempt)])
+    }
+    #expect(store.transactions == 2)
+    try await store.commit([try record(version: 3, ops: pushOps("c"), state: &scene)])
+    let stored = try #require(try store.load().first)
+    #expect(stored.version == 3)
+    #expect(state(of: stored) == scene)
+    #expect(stored.log.map(\.version) == [1, 2, 3])
+  }
+
   @Test("the WAL is checkpointed off the writer's thread and stays bounded (CheckpointLimits)")
   func walStaysBounded() async throws {
     let directory = TemporaryDirectory()
