@@ -13,8 +13,15 @@ final class SQLiteDatabase {
   let path: String
   private let handle: OpaquePointer
 
+  /// Process-wide settings, made once before the first connection opens (SQLite takes them
+  /// only before it initializes, and only while no other thread calls it: navd opens its
+  /// database at start-up, before it starts any thread that uses SQLite). Without memory
+  /// statistics an allocation takes no global mutex.
+  private static let configured: Void = { _ = csqlite_disable_memory_statistics() }()
+
   /// Opens `path`, creating it unless `readOnly`.
   init(path: String, readOnly: Bool = false) throws(StoreError) {
+    Self.configured
     self.path = path
     var handle: OpaquePointer?
     let flags =
