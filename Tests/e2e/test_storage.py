@@ -215,6 +215,48 @@ def test_disk_full_is_an_error_to_the_writer_and_heals_without_a_restart(state_d
         subprocess.run(["umount", state_dir], check=False)
 
 
+def syncs_during(navd: Navd, action) -> int:
+    """fsync/fdatasync calls navd makes while `action` runs, counted by strace attached to it."""
+    trace = Path(navd.directory, "syncs.trace")
+    tracer = subprocess.Popen(
+        ["strace", "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", str(trace), "-p", str(navd.pid)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # strace writes nothing until a traced call; wait until it has stopped navd's threads once.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "TracerPid:\t0" in Path(f"/proc/{navd.pid}/status").read_text():
+            time.sleep(0.01)
+        assert "TracerPid:\t0" not in Path(f"/proc/{navd.pid}/status").read_text(), "strace did not attach"
+        action()
+    finally:
+        tracer.terminate()
+        tracer.wait(timeout=10)
+    return sum(1 for line in trace.read_text().splitlines() if "sync(" in line)
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace to count navd's fsyncs")
+@pytest.mark.parametrize("durability", ["full", "normal"])
+def test_durability_full_syncs_the_wal_at_every_commit_and_normal_does_not(state_dir, durability):
+    """STORAGE.md §2: with --durability full every acknowledged commit was fsynced, including a group
+    of one plain log row (a single INSERT without BEGIN/COMMIT); normal fsyncs only at checkpoints."""
+    with Navd(["--state-dir", state_dir, "--durability", durability]) as navd:
+        push(navd, "main", "first")  # the scene's first group: several statements
+        writer = navd.connect()
+        commits = 20
+
+        def one_row_groups():
+            for k in range(commits):
+                writer.call("io.navd.Mutate", {"scene": "main", "ops": [
+                    {"op": "updateNavigationItem", "item": "first", "set": {"title": f"t{k}"}}]})
+
+        syncs = syncs_during(navd, one_row_groups)
+        writer.close()
+    if durability == "full":
+        assert syncs >= commits, f"{syncs} fsyncs for {commits} commits"
+    else:
+        assert syncs <= 2, f"{syncs} fsyncs for {commits} commits (the WAL header at most, no checkpoint)"
+
+
 def test_a_retry_after_a_restart_is_answered_from_the_stored_mutation_ids(state_dir):
     """CONFLICTS.md I1–I4 hold across a restart: the remembered ids are stored."""
     mutation = {"scene": "main", "clientId": "app", "mutationId": "m-1", "ops": [
