@@ -110,6 +110,7 @@ final class StoreWriter: @unchecked Sendable {
       && epochs[record.scene] == record.epoch
   }
 
+  /// The record's log row (its version, who sent it, its ops in wire form).
   private func insertRow(_ record: CommitRecord) throws(StoreError) {
     try insertLog.run(
       .text(record.scene), .integer(Int64(record.version)), .text(record.client), .optional(record.mutationId),
