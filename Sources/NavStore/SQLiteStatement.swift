@@ -96,9 +96,12 @@ final class SQLiteStatement {
   func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
 
   /// Column `index` of the current row as text (nil for NULL).
+  /// Column `index` as text, read with its stored length: text bound with a NUL in it
+  /// (a JSON `"\u0000"` in a mutation id) comes back whole, as it was bound.
   func text(_ index: Int32) -> String? {
     guard let bytes = sqlite3_column_text(statement, index) else { return nil }
-    return String(cString: bytes)
+    let count = Int(sqlite3_column_bytes(statement, index))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
   }
 }
 
