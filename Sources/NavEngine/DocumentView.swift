@@ -53,6 +53,7 @@ enum LiveDocument: Sendable {
     switch self {
     case .state: self = .state(state.json)
     case .layout(var document):
+      self = .state(.null)  // lets go of the payload, so `document` is updated in place, not copied
       document.update(to: state)
       self = .layout(document)
     }
@@ -60,7 +61,8 @@ enum LiveDocument: Sendable {
 }
 
 /// Subscribers that share a view of one scene, and that view's current
-/// document: each version is resolved, diffed and encoded once per group.
+/// document: each update (`UpdateSpans`) is resolved, diffed and encoded once
+/// for all of them (`advance`).
 struct SubscriptionGroup: Sendable {
   var current: VersionedDocument
   /// `current.document`, kept so the next version costs only what it changed.

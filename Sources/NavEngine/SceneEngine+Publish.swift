@@ -1,27 +1,40 @@
 import NavModel
 
-/// Fan-out: every committed version becomes one update per view, resolved,
-/// diffed and encoded once, and the same bytes are queued to every
-/// subscriber of that view. No subscriber costs a diff here: one that is
-/// behind coalesces when it next pulls (`SubscriberQueue`).
+/// Fan-out: a committed group becomes one update per view per span of its
+/// versions (`UpdateSpans`: usually the whole group), resolved, diffed and
+/// encoded once, and the same bytes are queued to every subscriber of that
+/// view. No subscriber costs a diff here: one that is behind coalesces when
+/// it next pulls (`SubscriberQueue`).
 extension SceneEngine {
   /// Publishes an installed group, whose first version follows `before`.
   ///
-  /// The plan holds only its last state, so the states in between are
-  /// rebuilt by replaying the entries' ops (none for a group of one). Each
-  /// view's updates for the whole group are framed into one chunk, queued to
-  /// each of its subscribers at once: one lock and one wake per subscriber
-  /// per group, however many versions it holds, and the same bytes for all.
+  /// The plan holds only its last state, so the state at the end of a span
+  /// that is not the last is rebuilt by replaying the entries' ops (none when
+  /// the group is one span). Each view's updates for the whole group are
+  /// framed into one chunk, queued to each of its subscribers at once: one
+  /// lock and one wake per subscriber per group, however many versions it
+  /// holds, and the same bytes for all.
   func publish(_ plan: GroupPlan, after before: SceneState) {
     guard !groups.isEmpty else { return }
-    var chunks: [DocumentView: [UInt8]] = [:]
+    let views = Array(groups.keys)
+    var chunks = [[UInt8]](repeating: [], count: views.count)
     var state = before
-    let views = Array(groups.keys)  // not `groups.keys`: `update` changes `groups` as it goes
-    for (index, planned) in plan.versions.enumerated() {
-      state = index == plan.versions.count - 1 ? plan.state : log.replay(planned.entry, on: state)
-      for view in views { chunks[view, default: []] += update(view, to: state, after: planned.entry) }
+    var replayed = 0
+    for span in UpdateSpans.of(plan.versions.lazy.map(\.entry)) {
+      if span.upperBound == plan.versions.count {
+        state = plan.state
+      } else {
+        for planned in plan.versions[replayed..<span.upperBound] { state = log.replay(planned.entry, on: state) }
+      }
+      replayed = span.upperBound
+      let last = plan.versions[span.upperBound - 1].entry
+      for (index, view) in views.enumerated() {
+        // In place (the dictionary's modify accessor): a copy of the group would copy its documents' references.
+        guard let update = groups[view]?.advance(to: state, at: last) else { continue }
+        if chunks[index].isEmpty { chunks[index] = update } else { chunks[index] += update }
+      }
     }
-    for (view, chunk) in chunks {
+    for (view, chunk) in zip(views, chunks) where !chunk.isEmpty {
       // Taken out while it changes, so dropping a closed subscriber never copies the others.
       guard var group = groups.removeValue(forKey: view) else { continue }
       var gone: [UInt64] = []
@@ -32,21 +45,22 @@ extension SceneEngine {
       if !group.subscribers.isEmpty { groups[view] = group }
     }
   }
+}
 
-  /// The framed update of `view` to `state` (the state after `entry`); the
-  /// view's current document becomes `state`'s.
-  private func update(_ view: DocumentView, to state: SceneState, after entry: LogEntry) -> [UInt8] {
-    guard var group = groups[view], let encoder = group.subscribers.first?.value else { return [] }
-    group.live.update(to: state)
-    let document = group.live.json
+extension SubscriptionGroup {
+  /// Moves the view's document to `state`, the state after `last`, and returns
+  /// the framed update from the current version to `last`'s, with `last`'s
+  /// `animated` and events (a span of several versions carries none: `UpdateSpans`).
+  mutating func advance(to state: SceneState, at last: LogEntry) -> [UInt8]? {
+    guard let encoder = subscribers.first?.value else { return nil }
+    live.update(to: state)
+    let document = live.json
     let update = encoder.encode(
       .update(
-        fromVersion: entry.version - 1, toVersion: entry.version,
-        patch: PatchBuilder.diff(group.current.document, document), animated: entry.animated, events: entry.events,
-        coalesced: false))
-    group.current = VersionedDocument(version: entry.version, document: document)
-    group.snapshot = nil
-    groups[view] = group
+        fromVersion: current.version, toVersion: last.version, patch: PatchBuilder.diff(current.document, document),
+        animated: last.animated, events: last.events, coalesced: false))
+    current = VersionedDocument(version: last.version, document: document)
+    snapshot = nil
     return update
   }
 }

@@ -68,7 +68,9 @@ public let navdInterfaceDefinition = #"""
   # Follows a scene. The first reply is {kind: "snapshot", version, epoch,
   # view, document}; then one {kind: "update", fromVersion, toVersion, patch,
   # animated, events} per committed version, in order, with no gap (patch is
-  # RFC 6902 against the previous document). With sinceVersion (of the same
+  # RFC 6902 against the previous document); versions committed together that
+  # carry no events and agree on animated come as one update spanning them
+  # (PROTOCOL.md §6 "Gap-free"). With sinceVersion (of the same
   # epoch) still in the op log, the updates since then come first instead of
   # the snapshot; a sinceVersion of another epoch gets a snapshot.
   # {kind: "events", version, events} carries activations. A subscriber that

@@ -55,6 +55,13 @@ def pipelined_mutations(connection: VarlinkConnection, scene: str, ops_for, coun
     return replies
 
 
+def read_through(subscriber: VarlinkConnection, version: int) -> None:
+    """Reads a subscriber's updates until it has `version` (the versions of one commit group
+    may arrive as one update, PROTOCOL.md §6)."""
+    while subscriber.recv(timeout=30)["parameters"].get("toVersion", -1) < version:
+        pass
+
+
 def live_subscribers(navd: Navd, scene: str) -> tuple[int, int]:
     with navd.connect() as connection:
         scenes = {s["name"]: s for s in connection.call("io.navd.ListScenes")["scenes"]}
@@ -91,9 +98,7 @@ def test_non_reading_subscriber_keeps_rss_bounded():
                 return [{"op": "updateBarButtonItem", "barButtonItem": f"b{n % 512}",
                          "set": {"possibleTitles": [f"{n}-{t}"[:250] for t in TITLES]}}]
 
-            pipelined_mutations(writer, scene, retitle, 20)
-            for _ in range(20):
-                reader.recv(timeout=30)
+            read_through(reader, pipelined_mutations(writer, scene, retitle, 20)[-1]["version"])
             baseline = navd.rss_kib()
 
             slow = small_receive_buffer(navd.connect(timeout=30))
@@ -101,9 +106,8 @@ def test_non_reading_subscriber_keeps_rss_bounded():
                 slow.send("io.navd.Subscribe", {"scene": scene, "view": "state"}, more=True)
                 peak = baseline
                 for batch in range(8):
-                    pipelined_mutations(writer, scene, lambda n: retitle(1000 * (batch + 1) + n), 100)
-                    for _ in range(100):
-                        reader.recv(timeout=30)
+                    replies = pipelined_mutations(writer, scene, lambda n: retitle(1000 * (batch + 1) + n), 100)
+                    read_through(reader, replies[-1]["version"])
                     peak = max(peak, navd.rss_kib())
                 # Queue limit + one document (the last one it was sent; counted twice for its
                 # in-memory tree) + a constant for the connection's output buffer and malloc.

@@ -100,7 +100,7 @@ def test_9_21_subscribers_first_then_writer_converges(navd, fresh_scene):
             follower.stop()
             assert not follower.problems, f"{follower.name}: {follower.problems}"
             assert follower.record.updates[0].from_version == 0, follower.name
-            assert follower.to_versions() == list(range(1, final["version"] + 1)), follower.name
+            assert follower.covered_versions() == list(range(1, final["version"] + 1)), follower.name
             version, expected = fetch_document(reader, scene, follower.view, follower.width)
             assert version == final["version"]
             assert follower.document == expected, f"{follower.name} (seed {seed})"

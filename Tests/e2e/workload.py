@@ -315,8 +315,10 @@ class Follower(threading.Thread):
             if end <= start:
                 self.problems.append(f"update {start}->{end} does not advance")
             coalesced = bool(body.get("coalesced", False))
-            if not coalesced and end != start + 1:
-                self.problems.append(f"uncoalesced update {start}->{end} spans several versions")
+            # PROTOCOL.md §6 "Gap-free": an uncoalesced update spans several versions only
+            # when they were one commit group and none of them carries events.
+            if not coalesced and end > start + 1 and body.get("events"):
+                self.problems.append(f"update {start}->{end} spans several versions but carries events")
             try:
                 self.document = jsonpatch.apply_patch(self.document, body["patch"], in_place=True)
             except Exception as error:  # noqa: BLE001
@@ -347,8 +349,10 @@ class Follower(threading.Thread):
         self.stop_event.set()
         self.join(timeout)
 
-    def to_versions(self) -> list[int]:
-        return [update.to_version for update in self.record.updates]
+    def covered_versions(self) -> list[int]:
+        """Every version the updates led through, in order: an update from F to T covers
+        F+1 … T (several versions when they were one commit group, PROTOCOL.md §6)."""
+        return [v for update in self.record.updates for v in range(update.from_version + 1, update.to_version + 1)]
 
     def coalesced(self) -> bool:
         return any(update.coalesced for update in self.record.updates)
