@@ -43,10 +43,10 @@ public final class Subscriber: Sendable {
   public func pull() -> [UInt8] {
     switch queue.withLock({ $0.pulled() }) {
     case .nothing: return []
-    case .send(let frames): return Self.joined(frames)
-    case .coalesce(let frames, let from, let to): return Self.joined(frames + [encode(.coalesced(from: from, to: to))])
+    case .send(let frames): return frames
+    case .coalesce(let frames, let from, let to): return frames + encode(.coalesced(from: from, to: to))
     case .reportDropped(let frames, let scene, let count, let version):
-      return Self.joined(frames + [encode(.dropped(scene: scene, count: count, version: version))])
+      return frames + encode(.dropped(scene: scene, count: count, version: version))
     }
   }
 
@@ -73,13 +73,6 @@ public final class Subscriber: Sendable {
   /// Bytes of frames waiting to be pulled (tests: the queue bound).
   public var pendingBytes: Int { queue.withLock { $0.pendingBytes } }
 
-  private static func joined(_ chunks: [[UInt8]]) -> [UInt8] {
-    if chunks.count == 1 { return chunks[0] }
-    var out: [UInt8] = []
-    out.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
-    for chunk in chunks { out += chunk }
-    return out
-  }
 }
 
 /// The engine's side: every method returns false once the stream is closed,

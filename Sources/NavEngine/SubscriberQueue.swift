@@ -38,16 +38,18 @@ struct SubscriberQueue: Sendable {
     case remove
   }
 
-  /// What the connection writes after a pull.
+  /// What the connection writes after a pull. The frames come as one buffer:
+  /// the chunk the engine queued itself when it is the only one (the same
+  /// array for every subscriber of the view), else the chunks joined.
   enum PullAction {
     /// Nothing pending.
     case nothing
     /// These frames, in order.
-    case send([[UInt8]])
+    case send([UInt8])
     /// These frames, then one coalesced update from `from` to `to`.
-    case coalesce([[UInt8]], from: VersionedDocument, to: VersionedDocument)
+    case coalesce([UInt8], from: VersionedDocument, to: VersionedDocument)
     /// These frames, then one `dropped` frame: `count` activations of `scene` lost, the last at `version`.
-    case reportDropped([[UInt8]], scene: String, count: Int, version: UInt64)
+    case reportDropped([UInt8], scene: String, count: Int, version: UInt64)
   }
 
   /// What became of one activation.
@@ -58,9 +60,9 @@ struct SubscriberQueue: Sendable {
   }
 
   private struct Pending: Sendable {
-    var head: [[UInt8]] = []
-    var tail: [[UInt8]] = []
-    var bytes = 0
+    var head = Chunks()
+    var tail = Chunks()
+    var bytes: Int { head.bytes + tail.bytes }
     var base: VersionedDocument?
     var newest: VersionedDocument?
     /// The tail was dropped; the next pull coalesces from `base` to `newest`.
@@ -113,8 +115,7 @@ extension SubscriberQueue {
   mutating func subscribed(first: [[UInt8]], base: VersionedDocument) -> Action {
     guard phase == .idle else { return notOpen }
     phase = .open
-    pending.head = first
-    pending.bytes = first.reduce(0) { $0 + $1.count }
+    for frame in first { pending.head.append(frame) }
     pending.base = base
     pending.newest = base
     return first.isEmpty ? .none : .wake
@@ -125,8 +126,7 @@ extension SubscriberQueue {
     guard phase == .idle else { return notOpen }
     phase = .open
     pending.scene = scene
-    pending.head = [first]
-    pending.bytes = first.count
+    pending.head.append(first)
     return .wake
   }
 
@@ -150,14 +150,12 @@ extension SubscriberQueue {
   /// Appends `frame` to the tail, or, past the limit, drops the tail and starts coalescing.
   private mutating func queue(_ frame: [UInt8]) -> Action {
     if pending.bytes + frame.count > limit {
-      pending.bytes -= pending.tail.reduce(0) { $0 + $1.count }
-      pending.tail = []
+      pending.tail = Chunks()
       pending.coalescing = true
       coalescedCount += 1
       return .wake
     }
     pending.tail.append(frame)
-    pending.bytes += frame.count
     return .wake
   }
 
@@ -170,14 +168,13 @@ extension SubscriberQueue {
       return (.dropped, .wake)
     }
     pending.tail.append(frame)
-    pending.bytes += frame.count
     return (.queued, .wake)
   }
 
   /// The connection can write: everything pending goes, and the client is then at `newest`.
   mutating func pulled() -> PullAction {
     guard phase == .open else { return .nothing }
-    let frames = pending.head.isEmpty ? pending.tail : pending.head + pending.tail
+    let frames = pending.head.isEmpty ? pending.tail.joined() : pending.head.joined(then: pending.tail)
     let action: PullAction
     if pending.coalescing, let base = pending.base, let newest = pending.newest, base.version != newest.version {
       action = .coalesce(frames, from: base, to: newest)
@@ -186,9 +183,8 @@ extension SubscriberQueue {
     } else {
       action = frames.isEmpty ? .nothing : .send(frames)
     }
-    pending.head = []
-    pending.tail = []
-    pending.bytes = 0
+    pending.head = Chunks()
+    pending.tail = Chunks()
     pending.coalescing = false
     pending.dropped = 0
     pending.base = pending.newest
@@ -202,5 +198,43 @@ extension SubscriberQueue {
     phase = .closed
     pending = Pending()
     return .remove
+  }
+}
+
+/// Frames waiting in one queue, in order, as the chunks they were queued as:
+/// held, not copied (an update chunk is shared by every subscriber of its
+/// view), and without an array of chunks for the usual single one, so
+/// queueing an update to a subscriber allocates nothing.
+struct Chunks: Sendable {
+  private var first: [UInt8] = []
+  private var rest: [[UInt8]] = []
+  /// Bytes held.
+  private(set) var bytes = 0
+
+  var isEmpty: Bool { bytes == 0 }
+
+  mutating func append(_ chunk: [UInt8]) {
+    guard !chunk.isEmpty else { return }
+    if first.isEmpty { first = chunk } else { rest.append(chunk) }
+    bytes += chunk.count
+  }
+
+  /// The chunks as one buffer: the lone chunk itself, else a copy of them all.
+  func joined() -> [UInt8] {
+    rest.isEmpty ? first : joined(then: Chunks())
+  }
+
+  /// These chunks and then `other`'s, as one new buffer.
+  func joined(then other: Chunks) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes + other.bytes)
+    append(to: &out)
+    other.append(to: &out)
+    return out
+  }
+
+  private func append(to out: inout [UInt8]) {
+    out += first
+    for chunk in rest { out += chunk }
   }
 }

@@ -26,7 +26,7 @@ struct SubscriberQueueTests {
       Issue.record("expected a coalesced pull")
       return
     }
-    #expect(frames == [snapshot])
+    #expect(frames == snapshot)
     #expect(from.version == 1)
     #expect(to.version == 50)
     #expect(queue.pendingBytes == 0)
@@ -43,7 +43,7 @@ struct SubscriberQueueTests {
       Issue.record("expected frames")
       return
     }
-    #expect(frames == [[1], [2], [3]])
+    #expect(frames == [1, 2, 3])
     // Overflow now coalesces from version 3 (what was sent), not from the snapshot.
     _ = queue.updatePublished(Self.bytes(2000), newest: Self.document("abcd"))
     guard case .coalesce(let rest, let from, let to) = queue.pulled() else {
@@ -53,6 +53,32 @@ struct SubscriberQueueTests {
     #expect(rest.isEmpty)
     #expect(from.version == 3)
     #expect(to.version == 4)
+  }
+
+  @Test("#9 a lone update chunk is handed to the connection as the engine's own bytes, not a copy")
+  func loneChunkIsShared() {
+    var queue = SubscriberQueue(limit: 1 << 20)
+    _ = queue.subscribed(first: [[1]], base: Self.document("a"))
+    _ = queue.pulled()
+    let chunk = Self.bytes(4096)
+    _ = queue.updatePublished(chunk, newest: Self.document("ab"))
+    guard case .send(let frames) = queue.pulled() else {
+      Issue.record("expected frames")
+      return
+    }
+    let same = frames.withUnsafeBufferPointer { pulled in
+      chunk.withUnsafeBufferPointer { queued in pulled.baseAddress == queued.baseAddress }
+    }
+    #expect(same, "the subscriber's pull shares the storage of the chunk every subscriber of the view was given")
+    // Two chunks are joined, in order.
+    _ = queue.updatePublished([7], newest: Self.document("abc"))
+    _ = queue.updatePublished([8, 9], newest: Self.document("abcd"))
+    #expect(queue.pendingBytes == 3)
+    guard case .send(let joined) = queue.pulled() else {
+      Issue.record("expected frames")
+      return
+    }
+    #expect(joined == [7, 8, 9])
   }
 
   @Test("A cancelled queue releases everything and tells the engine to forget it on every later event")
@@ -87,7 +113,7 @@ struct SubscriberQueueTests {
       Issue.record("expected a dropped report")
       return
     }
-    #expect(frames.count == 1 + queued, "the watching frame and every queued activation")
+    #expect(frames.count == 10 + 30 * queued, "the watching frame and every queued activation")
     #expect(scene == "main")
     #expect(count == dropped)
     #expect(version == 100)
