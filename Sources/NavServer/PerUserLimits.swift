@@ -2,15 +2,17 @@
 /// others (dbus-broker and systemd's varlink keep the same kind of per-user quota).
 ///
 /// navd's own uid is exempt: a per-user navd serves only its owner, and a system navd's
-/// own uid runs no clients. The loop thread owns it; no locking.
+/// own uid runs no clients. The loop thread owns it; no locking, and no run-time
+/// exclusivity checks on its tables (`@exclusivity(unchecked)`, as `Connection`'s):
+/// it is consulted on every flush.
 final class PerUserLimits {
   let maxConnections: Int
   let maxOutputBytes: Int
   let exemptUID: UInt32
-  private var connections: [UInt32: Int] = [:]
-  private var output: [UInt32: Int] = [:]
+  @exclusivity(unchecked) private var connections: [UInt32: Int] = [:]
+  @exclusivity(unchecked) private var output: [UInt32: Int] = [:]
   /// What each connection was last counted with (uid, queued bytes).
-  private var counted: [UInt64: (uid: UInt32, bytes: Int)] = [:]
+  @exclusivity(unchecked) private var counted: [UInt64: (uid: UInt32, bytes: Int)] = [:]
 
   init(maxConnections: Int, maxOutputBytes: Int, exemptUID: UInt32) {
     self.maxConnections = maxConnections

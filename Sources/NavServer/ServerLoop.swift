@@ -33,15 +33,17 @@ final class ServerLoop: @unchecked Sendable {
   var listenFD: Int32
   /// (path, identity) of the socket file we bound, to remove it on stop if still ours.
   var ownedSocketFile: (path: String, identity: (UInt64, UInt64)?)?
-  var connections: [UInt64: Connection] = [:]
+  // The four tables below are visited per connection on every pass, by the loop thread
+  // only and one access at a time: exempt from run-time exclusivity checks, as `Connection`'s.
+  @exclusivity(unchecked) var connections: [UInt64: Connection] = [:]
   /// Connections that had events or messages this pass and must be flushed.
-  var dirty: Set<UInt64> = []
+  @exclusivity(unchecked) var dirty: Set<UInt64> = []
   /// Streaming connections to pull and write once, at the end of the pass, after every
   /// call's reply (see `settle`); held as references, not ids, so a subscriber costs no
   /// lookup per pass.
-  var fanOut: [Connection] = []
+  @exclusivity(unchecked) var fanOut: [Connection] = []
   /// Connections whose source signalled and whose state machine has not been told yet.
-  var signalled: [Connection] = []
+  @exclusivity(unchecked) var signalled: [Connection] = []
   /// Accepting failed for want of descriptors even with the spare one released; the
   /// listener is not watched until the next tick (a readable listener would spin the loop).
   var acceptPaused = false
