@@ -47,10 +47,13 @@ extension ServerLoop {
   }
 
   /// Performs `action` and every follow-up step the state machine asks for.
-  func drive(_ connection: Connection, _ first: Connection.StateMachine.Action) {
+  ///
+  /// The action is consumed, not copied: copying it (a call, or a source behind an
+  /// existential) cost ~230 instructions per step, three steps per subscriber per publish.
+  func drive(_ connection: Connection, _ first: consuming Connection.StateMachine.Action) {
     var action = first
     while true {
-      switch action {
+      switch consume action {
       case .none:
         return
       case .dispatch(let call, let serial):
