@@ -507,9 +507,11 @@ def test_subscriber_that_never_reads_is_coalesced_and_memory_stays_bounded(navd)
             batch = bytearray()
             for n in range(start, min(mutations, start + window)):
                 text = f"{n:06d}" + "x" * 240
+                # The push and pop give every version events, so each is an update of its own
+                # (a commit group of event-free versions would be one update, PROTOCOL.md §6).
                 batch += encode_call("io.navd.Mutate", {"scene": scene, "ops": [
                     {"op": "updateNavigationItem", "item": item, "set": {"title": text + item, "prompt": text}}
-                    for item in items]})
+                    for item in items] + [{"op": "push", "item": {"id": "top"}}, {"op": "pop"}]})
             writer.send_raw(bytes(batch))
             for _ in range(start, min(mutations, start + window)):
                 reply = writer.recv(timeout=10)

@@ -58,9 +58,14 @@ def test_stalled_subscriber_is_disconnected_without_further_updates():
                     time.sleep(0.01)
                 assert subscribers_of(writer, "stall") == 1
                 # Far more than the socket buffers hold (the subscriber reads nothing), then silence.
+                # Each version pushes or pops, so it carries events and is an update of its own
+                # (pipelined title changes alone would reach the subscriber as one update per
+                # commit group, PROTOCOL.md §6 "Gap-free").
                 batch = b"".join(
-                    b'{"method":"io.navd.Mutate","parameters":{"scene":"stall","ops":[{"op":"updateNavigationItem",'
-                    b'"item":"home","set":{"title":"' + (b"%04d" % n) * 60 + b'"}}]}}\0'
+                    b'{"method":"io.navd.Mutate","parameters":{"scene":"stall","ops":[{"op":"push",'
+                    b'"item":{"id":"next","title":"' + (b"%04d" % n) * 60 + b'"}}]}}\0'
+                    if n % 2 == 0 else
+                    b'{"method":"io.navd.Mutate","parameters":{"scene":"stall","ops":[{"op":"pop"}]}}\0'
                     for n in range(2000)
                 )
                 writer.send_raw(batch)
