@@ -369,7 +369,7 @@ extension Connection.StateMachine {
       return .close(reason, cancel: nil)
 
     case .streaming(let serial, let source, let signalled):
-      if !source.endsOnItsOwn, decoder.hasCompleteFrame { return close(Self.callDuringStream, cancel: source) }
+      if decoder.hasCompleteFrame, !source.endsOnItsOwn { return close(Self.callDuringStream, cancel: source) }
       guard signalled, output.count < limits.outputLowWaterBytes || stopReply != nil else { return .none }
       state = .streaming(serial: serial, source: source, signalled: false)
       return .pull(source, serial: serial)

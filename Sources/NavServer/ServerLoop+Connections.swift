@@ -137,13 +137,14 @@ extension ServerLoop {
     }
   }
 
-  /// Writes every streaming connection touched this pass (signals already delivered).
+  /// Writes every streaming connection touched this pass (signals already delivered,
+  /// so each state machine is at rest: nothing to drive before writing).
   func flushFanOut() {
     let pending = fanOut
     fanOut.removeAll(keepingCapacity: true)
     for connection in pending {
       connection.inFanOut = false
-      if connection.attached { flush(connection) }
+      if connection.attached { flush(connection, atRest: true) }
     }
   }
 
@@ -155,9 +156,11 @@ extension ServerLoop {
   }
 
   /// Writes what is pending in one `send` (more only if the socket took everything and
-  /// the state machine produced more) and updates the epoll interest.
-  private func flush(_ connection: Connection) {
-    drive(connection, connection.machine.nextAction())
+  /// the state machine produced more) and updates the epoll interest. `atRest`: every
+  /// event of the connection was already driven until `.none`, so asking the state
+  /// machine for its next step first would find nothing (and cost a step per subscriber).
+  private func flush(_ connection: Connection, atRest: Bool = false) {
+    if !atRest { drive(connection, connection.machine.nextAction()) }
     var sends = 0
     while !connection.machine.isClosed, connection.machine.hasOutput, sends < 4 {
       sends += 1
