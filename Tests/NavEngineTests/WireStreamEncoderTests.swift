@@ -1,0 +1,78 @@
+import NavEngine
+import NavModel
+import NavTestSupport
+import Testing
+
+@testable import NavService
+
+/// `WireStreamEncoder` writes updates straight to bytes; `JSONWriter` over the
+/// `SubscribeFrame` parameters stays the reference (PROTOCOL.md §3 Subscribe).
+@Suite("WireStreamEncoder: updates written directly, byte for byte the reference")
+struct WireStreamEncoderTests {
+  @Test("§3 seeded random updates: the direct bytes equal JSONWriter's over the parameters")
+  func directUpdateMatchesReference() throws {
+    let seed = SplitMix64.testSeed(default: 20_261_130)
+    var random = SplitMix64(seed: seed)
+    let encoder = WireStreamEncoder()
+    for round in 0..<2_000 {
+      let from = UInt64.random(in: 0...(1 << 53), using: &random)
+      let frame = StreamFrame.update(
+        fromVersion: from, toVersion: from + UInt64.random(in: 1...64, using: &random),
+        patch: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.operation(&random) },
+        animated: Bool.random(using: &random),
+        events: (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.event(&random) },
+        coalesced: Bool.random(using: &random))
+      let direct = encoder.encode(frame)
+      let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
+      #expect(
+        direct == reference,
+        "seed \(seed), round \(round): \(String(decoding: direct, as: UTF8.self)) != \(String(decoding: reference, as: UTF8.self))"
+      )
+      if direct != reference { return }
+    }
+  }
+
+  private static let texts = ["", "a", "title", "with \"quotes\"", "back\\slash", "~0/~1", "a/b", "é ☃ 😀", "\n\t\u{1}"]
+
+  private static func text(_ random: inout SplitMix64) -> String {
+    texts[Int.random(in: 0..<texts.count, using: &random)]
+  }
+
+  private static func pointer(_ random: inout SplitMix64) -> JSONPointer {
+    JSONPointer(tokens: (0..<Int.random(in: 0...3, using: &random)).map { _ in text(&random) })
+  }
+
+  private static func value(_ random: inout SplitMix64, depth: Int = 0) -> JSONValue {
+    switch Int.random(in: 0..<(depth < 2 ? 7 : 5), using: &random) {
+    case 0: return .null
+    case 1: return .bool(Bool.random(using: &random))
+    case 2: return .number([0, -1, 3.5, 1e21, 123_456_789, -0.25][Int.random(in: 0..<6, using: &random)])
+    case 3, 4: return .string(text(&random))
+    case 5: return .array((0..<Int.random(in: 0...3, using: &random)).map { _ in value(&random, depth: depth + 1) })
+    default:
+      var members: [String: JSONValue] = [:]
+      for _ in 0..<Int.random(in: 0...4, using: &random) { members[text(&random)] = value(&random, depth: depth + 1) }
+      return .object(members)
+    }
+  }
+
+  private static func operation(_ random: inout SplitMix64) -> PatchOperation {
+    switch Int.random(in: 0..<6, using: &random) {
+    case 0: .add(path: pointer(&random), value: value(&random))
+    case 1: .remove(path: pointer(&random))
+    case 2: .replace(path: pointer(&random), value: value(&random))
+    case 3: .move(from: pointer(&random), path: pointer(&random))
+    case 4: .copy(from: pointer(&random), path: pointer(&random))
+    default: .test(path: pointer(&random), value: value(&random))
+    }
+  }
+
+  private static func event(_ random: inout SplitMix64) -> SceneEvent {
+    switch Int.random(in: 0..<4, using: &random) {
+    case 0: .push(item: text(&random), animated: Bool.random(using: &random))
+    case 1: .pop(items: [text(&random), text(&random)], animated: Bool.random(using: &random))
+    case 2: .setStack(transition: [.push, .pop, .none][Int.random(in: 0..<3, using: &random)], animated: true)
+    default: .activate(item: text(&random), action: Bool.random(using: &random) ? nil : text(&random), tag: -3)
+    }
+  }
+}
