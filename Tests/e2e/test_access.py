@@ -342,9 +342,11 @@ def test_one_uid_over_its_output_quota_loses_its_stalled_connections_not_others(
             closed = []
             for batch in range(60):  # bounded: at most 3,000 mutations
                 for i in range(50):
+                    # Pushes and pops carry events, so each version is an update of its own
+                    # (pipelined title changes alone would be one update per commit group, §6).
                     title = f"{batch}-{i}-" + "t" * 240
-                    root.send("io.navd.Mutate", {"scene": "main", "ops": [
-                        {"op": "updateNavigationItem", "item": "r", "set": {"title": title}}]})
+                    ops = [{"op": "push", "item": {"id": "x", "title": title}}] if i % 2 == 0 else [{"op": "pop"}]
+                    root.send("io.navd.Mutate", {"scene": "main", "ops": ops})
                 for _ in range(50):
                     assert "error" not in root.recv()
                 drain_reader()
