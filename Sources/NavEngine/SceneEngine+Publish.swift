@@ -14,35 +14,51 @@ extension SceneEngine {
   /// framed into one chunk, queued to each of its subscribers at once: one
   /// lock and one wake per subscriber per group, however many versions it
   /// holds, and the same bytes for all.
+  ///
+  /// The subscription groups are taken out of `groups` for the whole of it,
+  /// so each changes in place (a group copied out of the dictionary would
+  /// copy every reference its documents hold) and dropping a closed
+  /// subscriber never copies the others.
   func publish(_ plan: GroupPlan, after before: SceneState) {
     guard !groups.isEmpty else { return }
-    let views = Array(groups.keys)
-    var chunks = [[UInt8]](repeating: [], count: views.count)
-    var state = before
-    var replayed = 0
+    var published: [(view: DocumentView, group: SubscriptionGroup, chunk: [UInt8])] = []
+    published.reserveCapacity(groups.count)
+    while let (view, group) = groups.popFirst() { published.append((view, group, [])) }
+    var replayed: (state: SceneState, through: Int)?
     for span in UpdateSpans.of(plan.versions.lazy.map(\.entry)) {
-      if span.upperBound == plan.versions.count {
-        state = plan.state
-      } else {
-        for planned in plan.versions[replayed..<span.upperBound] { state = log.replay(planned.entry, on: state) }
-      }
-      replayed = span.upperBound
       let last = plan.versions[span.upperBound - 1].entry
-      for (index, view) in views.enumerated() {
-        // In place (the dictionary's modify accessor): a copy of the group would copy its documents' references.
-        guard let update = groups[view]?.advance(to: state, at: last) else { continue }
-        if chunks[index].isEmpty { chunks[index] = update } else { chunks[index] += update }
+      if span.upperBound == plan.versions.count {
+        Self.advance(&published, to: plan.state, at: last)
+      } else {
+        var state = replayed?.state ?? before
+        for planned in plan.versions[(replayed?.through ?? 0)..<span.upperBound] {
+          state = log.replay(planned.entry, on: state)
+        }
+        Self.advance(&published, to: state, at: last)
+        replayed = (state, span.upperBound)
       }
     }
-    for (view, chunk) in zip(views, chunks) where !chunk.isEmpty {
-      // Taken out while it changes, so dropping a closed subscriber never copies the others.
-      guard var group = groups.removeValue(forKey: view) else { continue }
-      var gone: [UInt64] = []
-      for (id, subscriber) in group.subscribers where !subscriber.updatePublished(chunk, newest: group.current) {
-        gone.append(id)
+    while let (view, moved, chunk) = published.popLast() {  // moved out, not copied
+      var group = moved
+      if !chunk.isEmpty {
+        var gone: [UInt64] = []
+        for (id, subscriber) in group.subscribers where !subscriber.updatePublished(chunk, newest: group.current) {
+          gone.append(id)
+        }
+        for id in gone { group.subscribers[id] = nil }
       }
-      for id in gone { group.subscribers[id] = nil }
       if !group.subscribers.isEmpty { groups[view] = group }
+    }
+  }
+
+  /// Moves every view's document to `state`, the state after `last`, and appends its update to the view's chunk.
+  private static func advance(
+    _ published: inout [(view: DocumentView, group: SubscriptionGroup, chunk: [UInt8])], to state: SceneState,
+    at last: LogEntry
+  ) {
+    for index in published.indices {
+      guard let update = published[index].group.advance(to: state, at: last) else { continue }
+      if published[index].chunk.isEmpty { published[index].chunk = update } else { published[index].chunk += update }
     }
   }
 }
