@@ -11,8 +11,8 @@ struct EngineActorBench {
   let seconds: Double
   let measurements: Measurements
 
-  func run() async throws {
-    for scene in EngineScene.allCases { try await measure(scene) }
+  func run(_ scenes: [EngineScene]) async throws {
+    for scene in scenes { try await measure(scene) }
   }
 
   private func measure(_ scene: EngineScene) async throws {

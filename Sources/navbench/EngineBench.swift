@@ -17,10 +17,11 @@ struct EngineBench {
   /// reading the CPU clock costs nothing measurable.
   static let batch = 1024
 
-  func run() throws {
-    for scene in EngineScene.allCases {
+  /// Each scene's rate and, with `stages`, where its time goes.
+  func run(_ scenes: [EngineScene], stages: Bool) throws {
+    for scene in scenes {
       try pipeline(scene)
-      try stages(scene)
+      if stages { try self.stages(scene) }
     }
   }
 

@@ -22,6 +22,8 @@ struct Options {
   var settings = BenchSettings()
   var tsvPath: String?
   var engineMutations = 1_000_000
+  var engineScenes = EngineScene.allCases
+  var enginePipelineOnly = false
   var startupRuns = 20
   var startupStateScenes = 0
   var startupStateVersions = 1_000_000
@@ -29,7 +31,7 @@ struct Options {
 
   static let usage = """
     Usage: navbench [--socket PATH] [--resp] [OPTIONS]     measure a running navd (or Redis)
-           navbench --engine [--mutations N] [--seconds S]  the engine in process, no sockets
+           navbench --engine [--mutations N] [--seconds S] [--scene NAME] [--pipeline-only]  the engine in process
            navbench --startup NAVD [--runs N] [--state-scenes N --state-versions N]
            navbench report --navd FILE... --redis FILE...   medians of rounds, navd/Redis ratios
 
@@ -66,6 +68,9 @@ struct Options {
       --memory-subscribers N   memory: subscribers (default 64)
       --memory-seconds S       memory: time bound (default 300)
       --mutations N            --engine: title changes per figure (default 1000000)
+      --scene NAME             --engine: only this scene (title or toolbar; default both)
+      --pipeline-only          --engine: only the title changes per CPU second, no stages, no SceneEngine
+                               (for callgrind: instructions per title change)
       --runs N                 --startup: starts timed (default 20)
       --state-scenes N         --startup: also time a start with N stored scenes (needs --state-dir)
       --state-versions N       --startup: versions stored on the first scene (default 1000000)
@@ -162,6 +167,16 @@ struct Options {
       case "--memory-subscribers": options.settings.memorySubscribers = try count(argument)
       case "--memory-seconds": options.settings.memorySeconds = try seconds(argument)
       case "--mutations": options.engineMutations = try count(argument)
+      case "--scene":
+        let name = try value(argument)
+        guard let scene = EngineScene(rawValue: name) else {
+          throw UsageError(
+            description:
+              "--scene: no scene \"\(name)\"; choose from \(EngineScene.allCases.map(\.rawValue).joined(separator: ","))"
+          )
+        }
+        options.engineScenes = [scene]
+      case "--pipeline-only": options.enginePipelineOnly = true
       case "--runs": options.startupRuns = try count(argument)
       case "--navd-arg": options.navdArguments.append(try value(argument))
       case "--state-scenes": options.startupStateScenes = try count(argument, allowZero: true)

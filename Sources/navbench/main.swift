@@ -45,8 +45,13 @@ do {
   case .engine:
     print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
     let seconds = options.settings.seconds
-    try EngineBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements).run()
-    try await EngineActorBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements).run()
+    let scenes = options.engineScenes
+    let bench = EngineBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements)
+    try bench.run(scenes, stages: !options.enginePipelineOnly)
+    if !options.enginePipelineOnly {
+      try await EngineActorBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements)
+        .run(scenes)
+    }
   case .startup(let binary):
     print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
     try StartupBench(
