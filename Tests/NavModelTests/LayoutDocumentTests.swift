@@ -11,12 +11,13 @@ struct LayoutDocumentTests {
   static let sequences = 150
   static let opsPerSequence = 40
 
-  @Test("R62 R64 R65 an updated document is the reference document, and patches the same way")
+  @Test("R62 R64 R65 an updated document is the reference document, and its patch is the reference diff")
   func randomSequences() throws {
     let seed = SplitMix64.testSeed(default: 0x1A70_0D0C_0000)
     print("LayoutDocumentTests.randomSequences: seed \(seed) (NAVD_TEST_SEED to replay)")
     var generator = LayoutOpGenerator(rng: SplitMix64(seed: seed))
     var updates = 0
+    var retitles = 0
     for sequence in 0..<Self.sequences {
       var state = SceneState.empty
       let allMetrics = generator.metrics()
@@ -27,15 +28,20 @@ struct LayoutDocumentTests {
         let context = "seed \(seed) (NAVD_TEST_SEED to replay) sequence \(sequence) step \(step) ops \(ops)"
         for (index, metrics) in allMetrics.enumerated() {
           let before = documents[index].json
-          documents[index].update(to: result.state)
+          let patch = documents[index].update(to: result.state)
           let layout = LayoutResolver.resolve(result.state, metrics: metrics)
           let reference = layout.json
           #expect(documents[index].layout == layout, "layout, metrics \(String(describing: metrics)): \(context)")
           #expect(documents[index].json == reference, "document, metrics \(String(describing: metrics)): \(context)")
-          let patch = PatchBuilder.diff(before, documents[index].json)
           let referencePatch = PatchBuilder.diff(LayoutResolver.resolve(state, metrics: metrics).json, reference)
           #expect(patch == referencePatch, "patch, metrics \(String(describing: metrics)): \(context)")
+          #expect(
+            PatchBuilder.diff(before, documents[index].json) == referencePatch,
+            "diff of the documents, metrics \(String(describing: metrics)): \(context)")
           #expect(try PatchApplier.apply(patch, to: before) == reference, "patch applies: \(context)")
+          if case .updateNavigationItem(_, let fields, _) = ops.last, fields.count == 1, case .title = fields[0] {
+            retitles += 1
+          }
           updates += 1
         }
         state = result.state
@@ -43,6 +49,8 @@ struct LayoutDocumentTests {
     }
     // Guard against a generator whose ops are all rejected.
     #expect(updates > Self.sequences * Self.opsPerSequence, "only \(updates) updates checked; seed \(seed)")
+    // The title-only fast path (`LayoutResolver.retitled`) must be exercised.
+    #expect(retitles > Self.sequences * Self.opsPerSequence / 10, "only \(retitles) retitles checked; seed \(seed)")
   }
 
   @Test("R19 R46 a bar's layout depends only on the inputs the document compares")

@@ -214,7 +214,7 @@ struct LayoutOpGenerator {
     let defined = state.barButtonItems.items.map(\.id)
     let button = defined.isEmpty || rng.chance(25) ? rng.pick(Self.buttonIDs) : rng.pick(defined)
     let side = rng.pick(BarSide.allCases)
-    switch rng.below(22) {
+    switch rng.below(24) {
     case 0, 1, 2: return .defineBarButtonItem(self.button(button))
     case 3, 4: return .push(screen(freshScreenID(state), in: state), animated: rng.chance(50))
     case 5: return .pop(expectTop: rng.chance(30) ? stackIDs.last : nil, animated: true)
@@ -223,6 +223,9 @@ struct LayoutOpGenerator {
       var ids = Self.screenIDs
       rng.shuffle(&ids)
       return .setStack(ids.prefix(rng.int(0...4)).map { screen($0, in: state) }, animated: true)
+    case 22, 23:
+      // A title change alone: the engine's most common update, with its own fast path.
+      return .updateNavigationItem(onStack, [.title(rng.pick(Self.titles))], animated: false)
     case 8:
       return .updateNavigationItem(
         onStack,

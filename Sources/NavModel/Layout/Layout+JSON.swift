@@ -6,67 +6,64 @@
 /// come and go, with the width. Arrays of shown items are objects with a
 /// string `id`, so the patch builder diffs them by identity (R65).
 ///
-/// Each part also has `json(reusing:)`: the same JSON, built from the
-/// previous version's value and JSON by re-encoding only what changed
-/// (`ObjectWriter`, `LayoutDocument`). A part's JSON is a function of its
-/// value alone, which is what makes that reuse exact.
+/// Each part also has `write(reusing:)`: the same JSON, built from the
+/// previous version's value and JSON by re-encoding only what changed, with
+/// the changes noted for the update's patch (`ObjectWriter`,
+/// `LayoutDocument`). A part's JSON is a function of its value alone, which
+/// is what makes that reuse exact.
 extension Layout {
   /// The layout document.
-  public var json: JSONValue { json(reusing: nil) }
+  public var json: JSONValue { write(reusing: nil).json }
 
-  func json(reusing previous: Encoded<Self>?) -> JSONValue {
+  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
     let old = previous?.value
     var object = ObjectWriter(reusing: previous?.json)
-    object.set("navigationBar", navigationBar, was: old.map(\.navigationBar)) { $0.json(reusing: $1) }
-    object.set("toolbar", toolbar, was: old.map(\.toolbar)) { $0.json(reusing: $1) }
-    return object.json
+    object.setObject("navigationBar", navigationBar, was: old.map(\.navigationBar)) { $0.write(reusing: $1) }
+    object.setObject("toolbar", toolbar, was: old.map(\.toolbar)) { $0.write(reusing: $1) }
+    return object
   }
 }
 
 extension NavigationBarLayout {
   /// The `navigationBar` member of the layout document.
-  public var json: JSONValue { json(reusing: nil) }
+  public var json: JSONValue { write(reusing: nil).json }
 
-  func json(reusing previous: Encoded<Self>?) -> JSONValue {
+  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
     let old = previous?.value
     var object = ObjectWriter(reusing: previous?.json)
     object.set("hidden", hidden, was: old.map(\.hidden), JSONValue.bool)
     object.set("topItem", topItem, was: old.map(\.topItem)) { $0.map(JSONValue.string) ?? .null }
     object.set("prompt", prompt, was: old.map(\.prompt)) { $0.map(JSONValue.string) ?? .null }
-    object.set("backButton", backButton, was: old.map(\.backButton)) { backButton, previous in
-      backButton.map { $0.json(reusing: previous?.unwrapped()) } ?? .null
-    }
-    object.set("left", left, was: old.map(\.left)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("centre", centre, was: old.map(\.centre)) { centre, previous in
-      centre.map { $0.json(reusing: previous?.unwrapped()) } ?? .null
-    }
-    object.set("right", right, was: old.map(\.right)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("overflow", overflow, was: old.map(\.overflow)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("appearance", appearance, was: old.map(\.appearance)) { $0.json(reusing: $1) }
-    return object.json
+    object.setObject("backButton", backButton, was: old.map(\.backButton)) { $0.write(reusing: $1) }
+    object.set("left", left, was: old.map(\.left)) { $0.write(reusing: $1).json }
+    object.setObject("centre", centre, was: old.map(\.centre)) { $0.write(reusing: $1) }
+    object.set("right", right, was: old.map(\.right)) { $0.write(reusing: $1).json }
+    object.set("overflow", overflow, was: old.map(\.overflow)) { $0.write(reusing: $1).json }
+    object.setObject("appearance", appearance, was: old.map(\.appearance)) { $0.write(reusing: $1) }
+    return object
   }
 }
 
 extension ToolbarLayout {
   /// The `toolbar` member of the layout document.
-  public var json: JSONValue { json(reusing: nil) }
+  public var json: JSONValue { write(reusing: nil).json }
 
-  func json(reusing previous: Encoded<Self>?) -> JSONValue {
+  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
     let old = previous?.value
     var object = ObjectWriter(reusing: previous?.json)
     object.set("hidden", hidden, was: old.map(\.hidden), JSONValue.bool)
-    object.set("items", items, was: old.map(\.items)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("overflow", overflow, was: old.map(\.overflow)) { $0.json(reusing: $1) { $0.json(reusing: $1) } }
-    object.set("appearance", appearance, was: old.map(\.appearance)) { $0.json(reusing: $1) }
-    return object.json
+    object.set("items", items, was: old.map(\.items)) { $0.write(reusing: $1).json }
+    object.set("overflow", overflow, was: old.map(\.overflow)) { $0.write(reusing: $1).json }
+    object.setObject("appearance", appearance, was: old.map(\.appearance)) { $0.write(reusing: $1) }
+    return object
   }
 }
 
 extension BackButtonLayout {
   /// R62 `backButton`.
-  public var json: JSONValue { json(reusing: nil) }
+  public var json: JSONValue { write(reusing: nil).json }
 
-  func json(reusing previous: Encoded<Self>?) -> JSONValue {
+  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
     let old = previous?.value
     var object = ObjectWriter(reusing: previous?.json)
     object.set("sourceItem", sourceItem, was: old.map(\.sourceItem), JSONValue.string)
@@ -76,15 +73,15 @@ extension BackButtonLayout {
     object.set("enabled", enabled, was: old.map(\.enabled), JSONValue.bool)
     object.set("tint", tint, was: old.map(\.tint)) { .string($0.hex) }
     object.setExtent(extent, was: old.map(\.extent))
-    return object.json
+    return object
   }
 }
 
 extension CentreLayout {
   /// R62 `centre`.
-  public var json: JSONValue { json(reusing: nil) }
+  public var json: JSONValue { write(reusing: nil).json }
 
-  func json(reusing previous: Encoded<Self>?) -> JSONValue {
+  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
     let old = previous?.value
     var object = ObjectWriter(reusing: previous?.json)
     object.set("kind", kind, was: old.map(\.kind)) { .string($0.rawValue) }
@@ -92,19 +89,19 @@ extension CentreLayout {
     object.set("titleView", titleView, was: old.map(\.titleView)) { $0?.json ?? .null }
     object.setExtent(extent, was: old.map(\.extent))
     object.setIfPresent("truncated", truncated, was: old.map(\.truncated), JSONValue.bool)
-    return object.json
+    return object
   }
 }
 
 extension LayoutItem {
   /// R62 `Item`.
-  public var json: JSONValue { json(reusing: nil) }
+  public var json: JSONValue { write(reusing: nil).json }
 
-  func json(reusing previous: Encoded<Self>?) -> JSONValue {
+  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
     let old = previous?.value
     var object = ObjectWriter(reusing: previous?.json)
     writeMembers(into: &object, was: old)
-    return object.json
+    return object
   }
 
   /// R62 `Item`'s members; `old` is the item the object was written from, when reusing.
@@ -124,22 +121,22 @@ extension LayoutItem {
 
 extension OverflowedItem {
   /// R62 overflow entry: the item without geometry, plus its `side`.
-  public var json: JSONValue { json(reusing: nil) }
+  public var json: JSONValue { write(reusing: nil).json }
 
-  func json(reusing previous: Encoded<Self>?) -> JSONValue {
+  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
     let old = previous?.value
     var object = ObjectWriter(reusing: previous?.json)
     item.writeMembers(into: &object, was: old?.item)
     object.set("side", side, was: old.map(\.side)) { .string($0.rawValue) }
-    return object.json
+    return object
   }
 }
 
 extension ResolvedAppearance {
   /// R62 `Appearance`.
-  public var json: JSONValue { json(reusing: nil) }
+  public var json: JSONValue { write(reusing: nil).json }
 
-  func json(reusing previous: Encoded<Self>?) -> JSONValue {
+  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
     let old = previous?.value
     var object = ObjectWriter(reusing: previous?.json)
     object.set("barStyle", barStyle, was: old.map(\.barStyle)) { .string($0.rawValue) }
@@ -159,7 +156,7 @@ extension ResolvedAppearance {
         ]
       } ?? .null
     }
-    return object.json
+    return object
   }
 }
 
@@ -179,13 +176,6 @@ extension ObjectWriter {
   mutating func setExtent(_ extent: Extent?, was old: Extent??) {
     setIfPresent("x", extent?.x, was: old.map { $0?.x }, JSONValue.number)
     setIfPresent("width", extent?.width, was: old.map { $0?.width }, JSONValue.number)
-  }
-}
-
-extension Encoded {
-  /// This optional part as its wrapped value, when it has one.
-  func unwrapped<Wrapped>() -> Encoded<Wrapped>? where Value == Wrapped? {
-    value.map { Encoded<Wrapped>(value: $0, json: json) }
   }
 }
 

@@ -17,10 +17,40 @@ public enum LayoutResolver {
   /// The navigation bar of `resolve(state, metrics:)`. It reads only what
   /// `navigationBarInputs(of:)` keeps of the state.
   static func resolveNavigationBar(_ state: SceneState, metrics: LayoutMetrics?) -> NavigationBarLayout {
-    var draft = navigationBarDraft(
-      state, compact: metrics?.compact ?? false, position: metrics?.navigationBarPosition ?? .top)
-    if let width = metrics?.width.map(boundedWidth) { layOut(&draft, width: width) }
+    layOut(navigationBarDraft(state, metrics: metrics), metrics: metrics)
+  }
+
+  /// The navigation bar of `state` before geometry: everything but the
+  /// extents, the overflow and the centre's truncation.
+  static func navigationBarDraft(_ state: SceneState, metrics: LayoutMetrics?) -> NavigationBarDraft {
+    navigationBarDraft(state, compact: metrics?.compact ?? false, position: metrics?.navigationBarPosition ?? .top)
+  }
+
+  /// The navigation bar of `draft`, laid out when `metrics` has a width.
+  static func layOut(_ draft: NavigationBarDraft, metrics: LayoutMetrics?) -> NavigationBarLayout {
+    guard let width = metrics?.width.map(boundedWidth) else { return draft.layout }
+    var draft = draft
+    layOut(&draft, width: width)
     return draft.layout
+  }
+
+  /// Whether two navigation bar inputs differ only in the top item's title:
+  /// the one change that leaves the draft as it was but for the centre's
+  /// title (`retitled`), since the title is read nowhere else (R19–R28).
+  static func onlyTopTitleChanged(from old: SceneState, to new: SceneState) -> Bool {
+    guard let oldTop = old.navigationBar.topItem, let newTop = new.navigationBar.topItem, oldTop.title != newTop.title
+    else { return false }
+    var retitled = old
+    retitled.navigationBar.items[retitled.navigationBar.items.count - 1].title = newTop.title
+    return retitled == new
+  }
+
+  /// `draft` with the top item's title now `title`: what
+  /// `navigationBarDraft` gives when nothing else changed (`onlyTopTitleChanged`).
+  static func retitled(_ draft: NavigationBarDraft, title: String?) -> NavigationBarDraft {
+    var draft = draft
+    draft.layout.centre?.title = title
+    return draft
   }
 
   /// The toolbar of `resolve(state, metrics:)`. It reads only what

@@ -106,6 +106,12 @@ public struct JSONPointer: Hashable, Sendable {
     }
     var out: [UInt8] = []
     out.reserveCapacity(token.utf8.count + 4)
+    appendEscaped(token, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Appends `token` escaped (`escape`) to `out`.
+  static func appendEscaped(_ token: String, to out: inout [UInt8]) {
     for byte in token.utf8 {
       switch byte {
       case UInt8(ascii: "~"): out.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "0")])
@@ -113,7 +119,6 @@ public struct JSONPointer: Hashable, Sendable {
       default: out.append(byte)
       }
     }
-    return String(decoding: out, as: UTF8.self)
   }
 
   /// Reads a token as an array index: `0` or digits without a leading zero, or `-`.
@@ -140,12 +145,16 @@ public struct JSONPointer: Hashable, Sendable {
 
 extension JSONPointer: CustomStringConvertible {
   /// The escaped text form, as it appears in a patch's `path` and `from`.
+  ///
+  /// Written as bytes and made a string once: appending to a `String` token
+  /// by token cost more than the rest of encoding a small patch operation.
   public var description: String {
-    var out = ""
+    var out: [UInt8] = []
+    out.reserveCapacity(tokens.reduce(0) { $0 + 1 + $1.utf8.count })
     for token in tokens {
-      out.append("/")
-      out.append(JSONPointer.escape(token))
+      out.append(UInt8(ascii: "/"))
+      JSONPointer.appendEscaped(token, to: &out)
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 }

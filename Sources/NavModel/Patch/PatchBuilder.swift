@@ -25,6 +25,16 @@ public enum PatchBuilder {
     builder.diffValues(a, b)
     return builder.operations
   }
+
+  /// Appends the operations that turn `a` into `b`, two versions of the
+  /// value at `path` (unescaped tokens) of a larger document: for a caller
+  /// that knows which parts of a document changed (`LayoutDocument`).
+  static func diff(_ a: JSONValue, _ b: JSONValue, at path: [String], into operations: inout [PatchOperation]) {
+    var builder = Builder(operations: operations, path: path)
+    operations = []
+    builder.diffValues(a, b)
+    operations = builder.operations
+  }
 }
 
 extension PatchBuilder {
