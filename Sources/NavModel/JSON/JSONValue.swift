@@ -68,6 +68,26 @@ extension JSONValue {
   }
 }
 
+extension JSONValue {
+  /// Sets the member at `path` (a member of a member … of this object) to
+  /// `value`; nothing happens where the path meets a missing member on the
+  /// way or a non-object.
+  ///
+  /// In place: each object on the way is taken out of its parent while it
+  /// changes, so an object nothing else holds is not copied (setting a
+  /// member on a copy of the parent's payload would copy the whole object).
+  mutating func replaceMember(at path: ArraySlice<String>, with value: JSONValue) {
+    guard let key = path.first, case .object(var members) = self else { return }
+    self = .null
+    if path.count == 1 {
+      members[key] = value
+    } else if let index = members.index(forKey: key) {
+      members.values[index].replaceMember(at: path.dropFirst(), with: value)
+    }
+    self = .object(members)
+  }
+}
+
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
   ExpressibleByDictionaryLiteral

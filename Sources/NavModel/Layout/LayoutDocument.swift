@@ -82,16 +82,13 @@ public struct LayoutDocument: Sendable {
   /// the general path gives, in fewer steps.
   private mutating func updateCentre(to navigationBar: NavigationBarLayout, patch: inout [PatchOperation]) -> Bool {
     guard let centre = navigationBar.centre, let previous = layout.navigationBar.centre,
-      case .object(var document) = json, case .object(var bar)? = document["navigationBar"],
-      let previousJSON = bar["centre"]
+      let previousJSON = json["navigationBar"]?["centre"]
     else { return false }
     var elsewhere = navigationBar
     elsewhere.centre = previous
     guard elsewhere == layout.navigationBar else { return false }
     let written = centre.write(reusing: Encoded(value: previous, json: previousJSON))
-    bar["centre"] = written.json
-    document["navigationBar"] = .object(bar)
-    json = .object(document)
+    json.replaceMember(at: ["navigationBar", "centre"], with: written.json)
     layout.navigationBar = navigationBar
     written.patch(at: ["navigationBar", "centre"], into: &patch)
     return true
