@@ -51,7 +51,11 @@ struct JSONParserTests {
 
   @Test("the writer prints integers without a fraction and everything else so it parses back")
   func writerNumbers() throws {
-    let cases: [(Double, String)] = [(3, "3"), (-0.0, "0"), (0.5, "0.5"), (9_007_199_254_740_992, "9007199254740992")]
+    let cases: [(Double, String)] = [
+      (3, "3"), (-0.0, "0"), (0.5, "0.5"), (9_007_199_254_740_992, "9007199254740992"),
+      (-9_007_199_254_740_992, "-9007199254740992"), (-7, "-7"),
+      (10, "10"), (1_000_000_007, "1000000007"),
+    ]
     for (value, text) in cases { #expect(JSONWriter.string(.number(value)) == text) }
     for value in [1e21, -2.5e-7, 1e308, Double.leastNonzeroMagnitude, 0.1, 123.456, -9_007_199_254_740_994] {
       #expect(try JSONParser.parse(JSONWriter.string(.number(value))) == .number(value))

@@ -78,10 +78,15 @@ public enum JSONWriter {
     var s = s
     s.withUTF8 { utf8 in
       var runStart = 0
-      for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-        writeEscape(byte, into: &out)
-        runStart = i + 1
+      var i = 0
+      while i < utf8.count {
+        let byte = utf8[i]
+        if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+          out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+          writeEscape(byte, into: &out)
+          runStart = i + 1
+        }
+        i += 1
       }
       out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
