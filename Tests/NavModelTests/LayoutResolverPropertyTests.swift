@@ -149,7 +149,7 @@ struct LayoutOpGenerator {
   static let buttonIDs = (0..<10).map { "b\($0)" }
   static let screenIDs = (0..<8).map { "n\($0)" }
   static let titles: [String?] = [
-    nil, "", "Inbox", "Settings and Privacy", "Détails", "👩‍👩‍👧‍👦 Family", "A much longer title than fits",
+    nil, "", "Inbox", "Draft", "Settings and Privacy", "Détails", "👩‍👩‍👧‍👦 Family", "A much longer title than fits",
   ]
   static let colors: [Color?] = [nil, LayoutScenes.red, LayoutScenes.green, LayoutScenes.grey, Color.black]
 

@@ -10,8 +10,10 @@
 ///   change re-lays out the navigation bar and leaves the toolbar alone;
 /// - when only the top item's title changed, the navigation bar keeps its
 ///   resolved items, back button and appearance and redoes only the centre
-///   and the geometry (`LayoutResolver.retitled`); when that moved nothing
-///   but the centre, only the centre's JSON is written (`updateCentre`);
+///   and the geometry (`LayoutResolver.retitled`), and not even the
+///   geometry when the new title takes the width the old one did; when
+///   nothing but the centre moved, only the centre's JSON is written
+///   (`updateCentre`);
 /// - a part of the document whose resolved value did not change keeps the
 ///   previous document's JSON (`Layout.write(reusing:)`), so only the
 ///   changed parts are encoded;
@@ -47,16 +49,24 @@ public struct LayoutDocument: Sendable {
   @discardableResult
   public mutating func update(to state: SceneState) -> [PatchOperation] {
     var next = layout
+    // Set when the navigation bar is known to have changed in its centre alone.
+    var centreOnly = false
     let navigationBarInputs = LayoutResolver.navigationBarInputs(of: state)
     let navigationBarResolved = navigationBarInputs != self.navigationBarInputs
     if navigationBarResolved {
       if LayoutResolver.onlyTopTitleChanged(from: self.navigationBarInputs, to: navigationBarInputs) {
-        navigationBarDraft = LayoutResolver.retitled(
-          navigationBarDraft, title: navigationBarInputs.navigationBar.topItem?.title)
+        let title = navigationBarInputs.navigationBar.topItem?.title
+        navigationBarDraft = LayoutResolver.retitled(navigationBarDraft, title: title)
+        if let retitled = LayoutResolver.retitled(layout.navigationBar, title: title) {
+          next.navigationBar = retitled
+          centreOnly = true
+        } else {
+          next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
+        }
       } else {
         navigationBarDraft = LayoutResolver.navigationBarDraft(navigationBarInputs, metrics: metrics)
+        next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
       }
-      next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
       self.navigationBarInputs = navigationBarInputs
     }
     let toolbarInputs = LayoutResolver.toolbarInputs(of: state)
@@ -67,7 +77,11 @@ public struct LayoutDocument: Sendable {
     }
     if !navigationBarResolved && !toolbarResolved { return [] }
     var patch: [PatchOperation] = []
-    if !toolbarResolved, updateCentre(to: next.navigationBar, patch: &patch) { return patch }
+    if !toolbarResolved, centreOnly || layout.navigationBar.differsOnlyInCentre(from: next.navigationBar),
+      updateCentre(to: next.navigationBar, patch: &patch)
+    {
+      return patch
+    }
     let written = next.write(reusing: Encoded(value: layout, json: json))
     written.patch(at: [], into: &patch)
     json = written.json
@@ -75,22 +89,28 @@ public struct LayoutDocument: Sendable {
     return patch
   }
 
-  /// Moves the document to `navigationBar` when it differs from the current
+  /// Moves the document to `navigationBar`, which differs from the current
   /// one in its centre alone, as after most title changes, and says whether
-  /// it did: only the centre object is written (from the previous one) and
-  /// put in place, and the patch names its changed members. Exactly what
-  /// the general path gives, in fewer steps.
+  /// it did (not when either has no centre): only the centre object is
+  /// written (from the previous one) and put in place, and the patch names
+  /// its changed members. Exactly what the general path gives, in fewer steps.
   private mutating func updateCentre(to navigationBar: NavigationBarLayout, patch: inout [PatchOperation]) -> Bool {
     guard let centre = navigationBar.centre, let previous = layout.navigationBar.centre,
       let previousJSON = json["navigationBar"]?["centre"]
     else { return false }
-    var elsewhere = navigationBar
-    elsewhere.centre = previous
-    guard elsewhere == layout.navigationBar else { return false }
     let written = centre.write(reusing: Encoded(value: previous, json: previousJSON))
     json.replaceMember(at: ["navigationBar", "centre"], with: written.json)
     layout.navigationBar = navigationBar
     written.patch(at: ["navigationBar", "centre"], into: &patch)
     return true
+  }
+}
+
+extension NavigationBarLayout {
+  /// Whether `other` is this bar but for its centre.
+  func differsOnlyInCentre(from other: NavigationBarLayout) -> Bool {
+    var elsewhere = other
+    elsewhere.centre = centre
+    return elsewhere == self
   }
 }

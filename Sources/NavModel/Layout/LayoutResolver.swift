@@ -53,6 +53,20 @@ public enum LayoutResolver {
     return draft
   }
 
+  /// The laid-out bar `layout` with the top item's title now `title`, when
+  /// that leaves the title's width `t` as it was (R33): the geometry
+  /// (R35–R37) depends on the title only through `t`, so it stays. Nil when
+  /// the width changed, and the bar must be laid out again.
+  static func retitled(_ layout: NavigationBarLayout, title: String?) -> NavigationBarLayout? {
+    guard var centre = layout.centre else { return nil }
+    let width = WidthModel.titleWidth(centre)
+    centre.title = title
+    guard WidthModel.titleWidth(centre) == width else { return nil }
+    var layout = layout
+    layout.centre = centre
+    return layout
+  }
+
   /// The toolbar of `resolve(state, metrics:)`. It reads only what
   /// `toolbarInputs(of:)` keeps of the state.
   static func resolveToolbar(_ state: SceneState, metrics: LayoutMetrics?) -> ToolbarLayout {
