@@ -1,5 +1,7 @@
-import NavModel
+import NavTestSupport
 import Testing
+
+@testable import NavModel
 
 /// The deterministic width model (SEMANTICS R30–R34).
 @Suite("Width model")
@@ -22,6 +24,21 @@ struct WidthModelTests {
     ]
     for (text, width) in cases {
       #expect(WidthModel.text(text) == width, "\(String(describing: text))")
+    }
+  }
+
+  @Test("R31 the ASCII count is String.count: CR LF is one cluster, a mark after ASCII joins it")
+  func characterCount() {
+    let seed = SplitMix64.testSeed(default: 0x3131)
+    print("WidthModelTests.characterCount: seed \(seed) (NAVD_TEST_SEED to replay)")
+    var rng = SplitMix64(seed: seed)
+    let pieces = ["a", "Z", " ", "\r", "\n", "\r\n", "\t", "~", "\u{301}", "é", "🇫", "🇷", "👩", "\u{200D}", "日"]
+    var cases = [
+      "", "Inbox", "a\r\nb", "\r\r\n\n", "\n\r", "e\u{301}", "ab\u{301}c", String(repeating: "x", count: 300),
+    ]
+    for _ in 0..<2000 { cases.append((0..<rng.int(0...8)).map { _ in rng.pick(pieces) }.joined()) }
+    for text in cases {
+      #expect(WidthModel.characterCount(text) == text.count, "\(Array(text.unicodeScalars)); seed \(seed)")
     }
   }
 
