@@ -52,9 +52,11 @@ public struct LayoutDocument: Sendable {
     // Set when the navigation bar is known to have changed in its centre alone.
     var centreOnly = false
     let navigationBarInputs = LayoutResolver.navigationBarInputs(of: state)
-    let navigationBarResolved = navigationBarInputs != self.navigationBarInputs
+    // Asked first: when it holds, the inputs differ and need no other comparison.
+    let retitle = LayoutResolver.onlyTopTitleChanged(from: self.navigationBarInputs, to: navigationBarInputs)
+    let navigationBarResolved = retitle || navigationBarInputs != self.navigationBarInputs
     if navigationBarResolved {
-      if LayoutResolver.onlyTopTitleChanged(from: self.navigationBarInputs, to: navigationBarInputs) {
+      if retitle {
         let title = navigationBarInputs.navigationBar.topItem?.title
         navigationBarDraft = LayoutResolver.retitled(navigationBarDraft, title: title)
         if let retitled = LayoutResolver.retitled(layout.navigationBar, title: title) {
