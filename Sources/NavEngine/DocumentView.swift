@@ -58,23 +58,6 @@ enum LiveDocument: Sendable {
       self = .layout(document)
     }
   }
-
-  /// Moves the document to `state`, like `update(to:)`, and returns the
-  /// patch from the previous document to the new one: `PatchBuilder.diff`
-  /// of the two, which the layout view writes from what it re-encoded
-  /// instead of walking both documents.
-  mutating func advance(to state: SceneState) -> [PatchOperation] {
-    switch self {
-    case .state(let previous):
-      let next = state.json
-      self = .state(next)
-      return PatchBuilder.diff(previous, next)
-    case .layout(var document):
-      let patch = document.update(to: state)
-      self = .layout(document)
-      return patch
-    }
-  }
 }
 
 /// Subscribers that share a view of one scene, and that view's current
