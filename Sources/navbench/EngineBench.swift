@@ -4,8 +4,10 @@ import NavModel
 /// sockets: the Mutate parameters decoded into ops, applied, the layout
 /// resolved with the patch from the previous one, and the update encoded —
 /// the work navd does once per mutation for a view, whatever the subscriber
-/// count, and the same way: a `LayoutDocument` per view, as a subscription
-/// group keeps, whose `update(to:)` returns the patch.
+/// count: a `LayoutDocument` per view, as a subscription group keeps, whose
+/// `update(to:)` returns the patch. (Where navd's publish path still diffs
+/// the two documents with `PatchBuilder.diff` instead of taking that patch,
+/// it does about 1 µs more per update than this measures.)
 ///
 /// Rates are per second of this process's CPU time (one core), so a busy
 /// machine slows the run down without changing the figure much.
