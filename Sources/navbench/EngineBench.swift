@@ -1,4 +1,6 @@
+import NavEngine
 import NavModel
+import NavService
 
 /// `navbench --engine`: the engine's work per title change, in process, no
 /// sockets: the Mutate parameters decoded into ops, applied, the layout
@@ -99,11 +101,11 @@ struct EngineBench {
     }
   }
 
-  /// The update's parameters as navd encodes them (SceneEngine+Publish).
+  /// The update's parameters, encoded by navd's own stream encoder, as
+  /// SceneEngine+Publish has it encode every update.
   static func encodeUpdate(version: UInt64, patch: [PatchOperation], events: [SceneEvent]) -> [UInt8] {
-    JSONWriter.bytes([
-      "kind": "update", "fromVersion": .number(Double(version)), "toVersion": .number(Double(version + 1)),
-      "patch": JSONPatch.encode(patch), "animated": false, "events": .array(events.map(\.json)),
-    ])
+    WireStreamEncoder().encode(
+      .update(
+        fromVersion: version, toVersion: version + 1, patch: patch, animated: false, events: events, coalesced: false))
   }
 }
