@@ -110,13 +110,21 @@ public struct JSONPointer: Hashable, Sendable {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// Appends `token` escaped (`escape`) to `out`.
+  /// Appends `token` escaped (`escape`) to `out`: in one copy when, as for
+  /// almost every token, there is nothing to escape.
   static func appendEscaped(_ token: String, to out: inout [UInt8]) {
-    for byte in token.utf8 {
-      switch byte {
-      case UInt8(ascii: "~"): out.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "0")])
-      case UInt8(ascii: "/"): out.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "1")])
-      default: out.append(byte)
+    var token = token
+    token.withUTF8 { utf8 in
+      guard utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+        out.append(contentsOf: utf8)
+        return
+      }
+      for byte in utf8 {
+        switch byte {
+        case UInt8(ascii: "~"): out.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "0")])
+        case UInt8(ascii: "/"): out.append(contentsOf: [UInt8(ascii: "~"), UInt8(ascii: "1")])
+        default: out.append(byte)
+        }
       }
     }
   }
