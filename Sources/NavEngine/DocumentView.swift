@@ -48,14 +48,21 @@ enum LiveDocument: Sendable {
     }
   }
 
-  /// Moves the document to `state`.
-  mutating func update(to state: SceneState) {
+  /// Moves the document to `state` and returns the patch from the old document to the new.
+  ///
+  /// A layout document writes its patch from what it re-encoded (`LayoutDocument.update(to:)`,
+  /// held to `PatchBuilder.diff` by `LayoutDocumentTests`); the state document is diffed whole.
+  mutating func update(to state: SceneState) -> [PatchOperation] {
     switch self {
-    case .state: self = .state(state.json)
+    case .state(let old):
+      let new = state.json
+      self = .state(new)
+      return PatchBuilder.diff(old, new)
     case .layout(var document):
       self = .state(.null)  // lets go of the payload, so `document` is updated in place, not copied
-      document.update(to: state)
+      let patch = document.update(to: state)
       self = .layout(document)
+      return patch
     }
   }
 }

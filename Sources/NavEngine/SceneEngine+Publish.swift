@@ -69,12 +69,12 @@ extension SubscriptionGroup {
   /// `animated` and events (a span of several versions carries none: `UpdateSpans`).
   mutating func advance(to state: SceneState, at last: LogEntry) -> [UInt8]? {
     guard let encoder = subscribers.first?.value else { return nil }
-    live.update(to: state)
+    let patch = live.update(to: state)
     let document = live.json
     let update = encoder.encode(
       .update(
-        fromVersion: current.version, toVersion: last.version, patch: PatchBuilder.diff(current.document, document),
-        animated: last.animated, events: last.events, coalesced: false))
+        fromVersion: current.version, toVersion: last.version, patch: patch, animated: last.animated,
+        events: last.events, coalesced: false))
     current = VersionedDocument(version: last.version, document: document)
     snapshot = nil
     return update

@@ -60,12 +60,11 @@ extension SceneEngine {
     var updates: [StreamFrame] = []
     for entry in log.entries(after: since) {
       replayed = log.replay(entry, on: replayed)
-      let previous = document.json
-      document.update(to: replayed)
+      let patch = document.update(to: replayed)
       updates.append(
         .update(
-          fromVersion: entry.version - 1, toVersion: entry.version, patch: PatchBuilder.diff(previous, document.json),
-          animated: entry.animated, events: entry.events, coalesced: false))
+          fromVersion: entry.version - 1, toVersion: entry.version, patch: patch, animated: entry.animated,
+          events: entry.events, coalesced: false))
     }
     return updates
   }
