@@ -43,7 +43,7 @@ struct AccessGate: Sendable {
       if policy.decide(right: .read, scene: nil, peer: peer) { return context }
       return ReadableScenesContext(context) { policy.decide(right: .read, scene: $0, peer: peer) }
     default:
-      if case .string(let scene)? = call.parameters["scene"] {
+      if case .string(let scene)? = call.parameter("scene") {
         return policy.decide(right: right, scene: scene, peer: peer) ? context : deny(right, scene: scene, context)
       }
       return policy.mayUseSomewhere(right, peer: peer) ? context : deny(right, scene: nil, context)

@@ -43,7 +43,8 @@ public final class NavdService: CallHandler {
       return
     }
     guard let context = access.admit(method, call, context) else { return }
-    let parameters = JSONValue.object(call.parameters)
+    // Built only for the methods decoded from a dictionary; Mutate reads its frame.
+    var parameters: JSONValue { .object(call.parameters) }
     do throws(CallError) {
       switch method {
       case .getServerInfo: try getServerInfo(GetServerInfoCall(parameters: parameters), context)
@@ -51,7 +52,7 @@ public final class NavdService: CallHandler {
       case .getState: try getState(GetStateCall(parameters: parameters), context)
       case .getLayout: try getLayout(GetLayoutCall(parameters: parameters), context)
       case .subscribe: try subscribe(SubscribeCall(parameters: parameters), more: call.more, context)
-      case .mutate: try mutate(MutateCall(parameters: parameters), context)
+      case .mutate: try mutate(MutateCall(call: call), context)
       case .activate: try activate(ActivateCall(parameters: parameters), context)
       case .watchActions: try watchActions(WatchActionsCall(parameters: parameters), more: call.more, context)
       }

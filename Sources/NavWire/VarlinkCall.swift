@@ -6,12 +6,23 @@ import NavModel
 /// parameters are the same; flags set to `false` are normal; at most one flag may be
 /// true; an unknown top-level key is a protocol error unless it contains a dot
 /// (reverse-domain vendor extensions are ignored); a wrongly typed field is a
-/// protocol error.
-public struct VarlinkCall: Sendable, Hashable {
+/// protocol error. Of several wrong keys, the first in sorted order is the one reported.
+public struct VarlinkCall: Sendable {
   /// Fully qualified method name, `interface.Method`.
   public var method: String
   /// The call's input parameters (empty when the call had none).
-  public var parameters: [String: JSONValue]
+  ///
+  /// A call read from a frame keeps its parameters in the frame and builds this dictionary
+  /// only when asked: typed decoders read them from `parametersDocument` instead.
+  public var parameters: [String: JSONValue] {
+    get {
+      switch storage {
+      case .members(let members): members
+      case .document(let document, let object): object.map { document.value($0).objectValue ?? [:] } ?? [:]
+      }
+    }
+    set { storage = .members(newValue) }
+  }
   /// The server must not reply at all.
   public var oneway: Bool
   /// The client accepts several replies (`continues: true` until the last).
@@ -19,16 +30,41 @@ public struct VarlinkCall: Sendable, Hashable {
   /// The client asks to leave Varlink for another protocol after the reply.
   public var upgrade: Bool
 
+  /// Where the parameters are: a dictionary, or an object in the call's frame (nil: none).
+  enum Storage: Sendable {
+    case members([String: JSONValue])
+    case document(JSONDocument, object: JSONDocument.Index?)
+  }
+
+  var storage: Storage
+
   /// Creates a call; at most one of the flags should be true.
   public init(
     method: String, parameters: [String: JSONValue] = [:], oneway: Bool = false, more: Bool = false,
     upgrade: Bool = false
   ) {
     self.method = method
-    self.parameters = parameters
+    self.storage = .members(parameters)
     self.oneway = oneway
     self.more = more
     self.upgrade = upgrade
+  }
+
+  /// The frame the parameters were read from and their object in it, for typed decoders
+  /// (`MutateCall(call:)`); nil when the call has no parameters or was not read from a frame.
+  public var parametersDocument: (document: JSONDocument, object: JSONDocument.Index)? {
+    guard case .document(let document, let object?) = storage else { return nil }
+    return (document, object)
+  }
+
+  /// Parameter `name`, read without building the whole dictionary; nil when absent.
+  public func parameter(_ name: StaticString) -> JSONValue? {
+    switch storage {
+    case .members(let members): return members[name.description]
+    case .document(let document, let object):
+      guard let object, let value = document.member(name, of: object) else { return nil }
+      return document.value(value)
+    }
   }
 
   /// The interface part of `method` (everything before the last dot; empty if none).
@@ -44,8 +80,13 @@ public struct VarlinkCall: Sendable, Hashable {
   }
 
   /// The last "." in `method`, found in its UTF-8 (an ASCII byte is always a character of its
-  /// own, and scanning bytes needs no grapheme breaking).
-  private var lastDot: String.Index? { method.utf8.lastIndex(of: UInt8(ascii: ".")) }
+  /// own, and scanning bytes needs no grapheme breaking) as a buffer: the generic
+  /// `utf8.lastIndex(of:)` costs several hundred instructions a call.
+  private var lastDot: String.Index? {
+    var bytes = method
+    guard let offset = bytes.withUTF8({ $0.lastIndex(of: UInt8(ascii: ".")) }) else { return nil }
+    return method.utf8.index(method.utf8.startIndex, offsetBy: offset)
+  }
 
   /// Parses a call from a decoded message, applying the rules above.
   public init(from message: JSONValue) throws(VarlinkProtocolError) {
@@ -55,7 +96,9 @@ public struct VarlinkCall: Sendable, Hashable {
     var method: String?
     var parameters: [String: JSONValue] = [:]
     var flags = (oneway: false, more: false, upgrade: false)
-    for (key, value) in members {
+    // Sorted, so that of several wrong keys the same one is always reported (a dictionary's
+    // order differs from one instance to the next).
+    for (key, value) in members.sorted(by: { $0.key < $1.key }) {
       switch key {
       case "method":
         guard case .string(let name) = value else {
@@ -91,9 +134,21 @@ public struct VarlinkCall: Sendable, Hashable {
   /// Parses a call from one frame's bytes (without the NUL).
   ///
   /// Invalid JSON — bad UTF-8, nesting deeper than `maxDepth`, trailing bytes — is a
-  /// protocol error too.
+  /// protocol error too. A well-formed call is read straight from the frame and keeps its
+  /// parameters there (`parametersDocument`); anything else is left to `init(from:)`, the
+  /// reference, so the error is always the one it gives.
   public init(frame: some Collection<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth) throws(VarlinkProtocolError) {
-    try self.init(from: try VarlinkProtocolError.parse(frame, maxDepth: maxDepth))
+    let document: JSONDocument
+    do {
+      document = try JSONDocument(parsing: Array(frame), maxDepth: maxDepth)
+    } catch {
+      throw VarlinkProtocolError(.invalidJSON, error.description)
+    }
+    if let call = Self.typed(document) {
+      self = call
+    } else {
+      try self.init(from: try VarlinkProtocolError.parse(document.bytes, maxDepth: maxDepth))
+    }
   }
 
   private static func flag(_ key: String, _ value: JSONValue) throws(VarlinkProtocolError) -> Bool {

@@ -1,6 +1,7 @@
 import NavEngine
 import NavModel
 import NavService
+import NavWire
 
 /// `navbench --engine`: the engine's work per title change, in process, no
 /// sockets: the Mutate parameters decoded into ops, applied, the layout
@@ -38,8 +39,7 @@ struct EngineBench {
     let start = processCPUNanoseconds()
     var done = 0
     while done < mutations, done % Self.batch != 0 || !deadline.passed {
-      let parameters = try JSONParser.parse(frames[done % Self.batch])
-      let ops = try Op.list(json: parameters["ops"] ?? .null)
+      let ops = try Self.decode(frames[done % Self.batch])
       let applied = try state.applying(ops)
       state = applied.state
       let patch = document.update(to: state)
@@ -68,7 +68,7 @@ struct EngineBench {
         totals[stage] += now - clock
         clock = now
       }
-      let ops = try frames.map { frame in try Op.list(json: try JSONParser.parse(frame)["ops"] ?? .null) }
+      let ops = try frames.map(Self.decode)
       lap(0)
       var applied: [AppliedMutation] = []
       applied.reserveCapacity(Self.batch)
@@ -97,6 +97,12 @@ struct EngineBench {
         "engine.\(scene.rawValue).\(key)", "engine: \(stage) per title change, \(scene.label)", "ns",
         Double(totals[i]) / Double(max(done, 1)))
     }
+  }
+
+  /// The ops of a Mutate's parameters, read as navd reads them: straight from the bytes.
+  static func decode(_ parameters: [UInt8]) throws -> [Op] {
+    let document = try JSONDocument(parsing: parameters)
+    return try MutateCall(parameters: document, at: document.root).ops
   }
 
   /// The update's parameters, encoded by navd's own stream encoder, as

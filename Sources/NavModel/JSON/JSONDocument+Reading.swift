@@ -1,0 +1,143 @@
+/// Reading a `JSONDocument` value by value: the pull-parser side typed decoders use.
+extension JSONDocument {
+  /// The value's JSON type.
+  public func kind(_ index: Index) -> Kind { tokens[index].kind }
+
+  /// Whether the value is `null`.
+  public func isNull(_ index: Index) -> Bool { tokens[index].kind == .null }
+
+  /// The JSON type name, as `JSONValue.typeName` says it ("number", "object", …).
+  public func typeName(_ index: Index) -> String {
+    switch tokens[index].kind {
+    case .null: "null"
+    case .bool: "boolean"
+    case .number: "number"
+    case .string: "string"
+    case .array: "array"
+    case .object: "object"
+    }
+  }
+
+  /// The string (a value or a key), nil when the value is not a string.
+  public func string(_ index: Index) -> String? {
+    let token = tokens[index]
+    guard token.kind == .string else { return nil }
+    if !token.escaped { return String(decoding: bytes[token.start..<token.end], as: UTF8.self) }
+    let span = JSONStringSpan(start: token.start, end: token.end, escaped: true, ascii: token.ascii)
+    return bytes.withUnsafeBufferPointer { JSONLexer.string(span, in: $0) }
+  }
+
+  /// The number, nil when the value is not a number.
+  public func number(_ index: Index) -> Double? {
+    let token = tokens[index]
+    guard token.kind == .number else { return nil }
+    return bytes.withUnsafeBufferPointer { JSONLexer.numberValue($0, token.start..<token.end) }
+  }
+
+  /// The bool, nil when the value is not a bool.
+  public func bool(_ index: Index) -> Bool? {
+    let token = tokens[index]
+    guard token.kind == .bool else { return nil }
+    return token.flag
+  }
+
+  /// How many members (object) or elements (array) the value has; 0 for any other.
+  public func count(_ index: Index) -> Int { tokens[index].count }
+
+  /// Whether the value (or key) is the string `name`, compared as strings are: an escaped or
+  /// non-ASCII one is decoded first, so `"\u0074itle"` is `title`.
+  public func string(_ index: Index, is name: StaticString) -> Bool {
+    let token = tokens[index]
+    guard token.kind == .string else { return false }
+    guard !token.escaped, token.ascii else { return string(index) == name.description }
+    let length = name.utf8CodeUnitCount
+    guard token.end - token.start == length else { return false }
+    let name = name.utf8Start
+    for offset in 0..<length where bytes[token.start + offset] != name[offset] { return false }
+    return true
+  }
+
+  /// The position in `names` of key `key`, nil when it is none of them.
+  public func key(_ key: Index, in names: [StaticString]) -> Int? {
+    names.firstIndex { string(key, is: $0) }
+  }
+
+  /// Whether the string holds only ASCII and no escapes: its bytes are the string.
+  public func isPlainString(_ index: Index) -> Bool {
+    let token = tokens[index]
+    return token.kind == .string && !token.escaped && token.ascii
+  }
+
+  /// The bytes between a string's quotes (escapes as written).
+  public func rawBytes(_ index: Index) -> ArraySlice<UInt8> { bytes[tokens[index].start..<tokens[index].end] }
+
+  /// The value of member `name` of an object, nil when absent (or not an object).
+  public func member(_ name: StaticString, of object: Index) -> Index? {
+    guard tokens[object].kind == .object else { return nil }
+    for (key, value) in members(object) where string(key, is: name) { return value }
+    return nil
+  }
+
+  /// An object's members in document order, as (key, value) positions; none for any other value.
+  public func members(_ object: Index) -> Members {
+    let token = tokens[object]
+    return Members(tokens: tokens, index: object + 1, end: token.kind == .object ? token.next : object + 1)
+  }
+
+  /// An array's elements in order; none for any other value.
+  public func elements(_ array: Index) -> Elements {
+    let token = tokens[array]
+    return Elements(tokens: tokens, index: array + 1, end: token.kind == .array ? token.next : array + 1)
+  }
+
+  /// The members of an object: each key's position and its value's.
+  public struct Members: Sequence, IteratorProtocol {
+    let tokens: [Token]
+    var index: Int
+    let end: Int
+
+    /// The next (key, value), skipping whatever the previous value held.
+    public mutating func next() -> (key: Index, value: Index)? {
+      guard index < end else { return nil }
+      let key = index
+      index = tokens[key + 1].next
+      return (key, key + 1)
+    }
+  }
+
+  /// The elements of an array, by position.
+  public struct Elements: Sequence, IteratorProtocol {
+    let tokens: [Token]
+    var index: Int
+    let end: Int
+
+    /// The next element, skipping whatever the previous one held.
+    public mutating func next() -> Index? {
+      guard index < end else { return nil }
+      let element = index
+      index = tokens[element].next
+      return element
+    }
+  }
+
+  /// The value as a `JSONValue` tree, for readers that need one (the generic path).
+  public func value(_ index: Index) -> JSONValue {
+    let token = tokens[index]
+    switch token.kind {
+    case .null: return .null
+    case .bool: return .bool(token.flag)
+    case .number: return .number(number(index) ?? 0)
+    case .string: return .string(string(index) ?? "")
+    case .array:
+      var elements: [JSONValue] = []
+      elements.reserveCapacity(token.count)
+      for element in self.elements(index) { elements.append(value(element)) }
+      return .array(elements)
+    case .object:
+      var members: [String: JSONValue] = [:]
+      members.reserveCapacity(token.count)
+      for (key, member) in self.members(index) { members[string(key) ?? ""] = value(member) }
+      return .object(members)
+    }
+  }
+}

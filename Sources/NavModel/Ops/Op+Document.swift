@@ -1,0 +1,158 @@
+/// Ops read straight from a `JSONDocument`, for the ops a client sends most (a title
+/// change is `updateNavigationItem`): no dictionary is built or hashed for them.
+///
+/// The typed readers take only the shapes they know to be valid and leave everything
+/// else — a shape they do not read, any mistake — to `Op(json:path:)`, the reference,
+/// so errors are the reference's by construction; a seeded randomized test
+/// (`OpDocumentDecodingTests`) checks that both read the same ops.
+extension Op {
+  /// Reads a list of ops (`ops` of a Mutate call) as `list(json:path:)` does.
+  public static func list(in document: JSONDocument, at array: JSONDocument.Index, path: String = "ops")
+    throws(NavError) -> [Op]
+  {
+    guard document.kind(array) == .array else { return try list(json: document.value(array), path: path) }
+    var ops: [Op] = []
+    ops.reserveCapacity(document.count(array))
+    for (i, element) in document.elements(array).enumerated() {
+      if let op = typed(document, element) {
+        ops.append(op)
+        continue
+      }
+      do {
+        ops.append(try Op(json: document.value(element), path: "\(path)[\(i)]"))
+      } catch {
+        var error = error
+        error.opIndex = i
+        throw error
+      }
+    }
+    return ops
+  }
+
+  /// The op at `index` when it is one the typed readers know and valid; nil otherwise.
+  static func typed(_ document: JSONDocument, _ index: JSONDocument.Index) -> Op? {
+    guard let name = document.member("op", of: index) else { return nil }
+    let reader = OpDocumentReader(document: document, object: index)
+    if document.string(name, is: "updateNavigationItem") { return reader.updateNavigationItem() }
+    if document.string(name, is: "pop") { return reader.pop() }
+    if document.string(name, is: "popTo") { return reader.popTo() }
+    return nil
+  }
+}
+
+/// Reads one op object's members for the typed readers; every method returns nil as soon
+/// as something is not exactly what `Op(json:path:)` would accept.
+private struct OpDocumentReader {
+  let document: JSONDocument
+  let object: JSONDocument.Index
+
+  /// A string member; absent, `null` or another type is nil.
+  func string(_ value: JSONDocument.Index) -> String? { document.string(value) }
+
+  /// An optional string (`null` reads as nil): `.some(nil)` for null, nil for any non-string.
+  func optionalString(_ value: JSONDocument.Index) -> String?? {
+    document.isNull(value) ? .some(nil) : document.string(value).map { .some($0) }
+  }
+
+  /// A bool that defaults to false when `null`; nil for any other type.
+  func flag(_ value: JSONDocument.Index) -> Bool? {
+    document.isNull(value) ? false : document.bool(value)
+  }
+
+  /// `updateNavigationItem(item, set, animated?)`.
+  func updateNavigationItem() -> Op? {
+    var item: String?
+    var set: JSONDocument.Index?
+    var animated = false
+    for (key, value) in document.members(object) {
+      switch document.key(key, in: ["op", "item", "set", "animated"]) {
+      case 0: continue
+      case 1: item = string(value)
+      case 2: set = document.kind(value) == .object ? value : nil
+      case 3:
+        guard let flag = flag(value) else { return nil }
+        animated = flag
+      default: return nil
+      }
+    }
+    guard let item, let set, let fields = navigationItemFields(set) else { return nil }
+    return .updateNavigationItem(item, fields, animated: animated)
+  }
+
+  /// The names `navigationItemFields` reads, sorted as the reference reads them
+  /// (`titleView`, a custom view, is left to the reference).
+  static let navigationItemFieldNames: [StaticString] = [
+    "backBarButtonItem", "hidesBackButton", "leftItemsSupplementBackButton", "prompt", "title",
+  ]
+
+  /// The `set` of an `updateNavigationItem`, fields in the reference's (sorted) order.
+  func navigationItemFields(_ set: JSONDocument.Index) -> [NavigationItemField]? {
+    var found: [(name: Int, value: JSONDocument.Index)] = []
+    found.reserveCapacity(document.count(set))
+    for (key, value) in document.members(set) {
+      guard let name = document.key(key, in: Self.navigationItemFieldNames) else { return nil }
+      found.append((name, value))
+    }
+    if found.count > 1 { found.sort { $0.name < $1.name } }
+
+    var fields: [NavigationItemField] = []
+    fields.reserveCapacity(found.count)
+    for (name, value) in found {
+      switch name {
+      case 0:
+        guard let text = optionalString(value) else { return nil }
+        fields.append(.backBarButtonItem(text))
+      case 1:
+        guard let flag = document.bool(value) else { return nil }
+        fields.append(.hidesBackButton(flag))
+      case 2:
+        guard let flag = document.bool(value) else { return nil }
+        fields.append(.leftItemsSupplementBackButton(flag))
+      case 3:
+        guard let text = optionalString(value) else { return nil }
+        fields.append(.prompt(text))
+      default:
+        guard let text = optionalString(value) else { return nil }
+        fields.append(.title(text))
+      }
+    }
+    return fields
+  }
+
+  /// `pop(expectTop?, animated?)`.
+  func pop() -> Op? {
+    var expectTop: String?
+    var animated = false
+    for (key, value) in document.members(object) {
+      switch document.key(key, in: ["op", "expectTop", "animated"]) {
+      case 0: continue
+      case 1:
+        guard let text = optionalString(value) else { return nil }
+        expectTop = text
+      case 2:
+        guard let flag = flag(value) else { return nil }
+        animated = flag
+      default: return nil
+      }
+    }
+    return .pop(expectTop: expectTop, animated: animated)
+  }
+
+  /// `popTo(item, animated?)`.
+  func popTo() -> Op? {
+    var item: String?
+    var animated = false
+    for (key, value) in document.members(object) {
+      switch document.key(key, in: ["op", "item", "animated"]) {
+      case 0: continue
+      case 1: item = string(value)
+      case 2:
+        guard let flag = flag(value) else { return nil }
+        animated = flag
+      default: return nil
+      }
+    }
+    guard let item else { return nil }
+    return .popTo(item, animated: animated)
+  }
+}
