@@ -113,7 +113,10 @@ extension Connection {
     /// Whether the IO code should watch the socket for input. False once input is closed,
     /// while closing, and while more than a full frame's worth of pipelined input waits
     /// undispatched (backpressure instead of unbounded memory).
-    var wantsInput: Bool {
+    ///
+    /// Inlined, like `isClosed`: called on the connection's stored machine, an outlined
+    /// getter made the loop copy (and release) the whole machine once per read.
+    @inline(__always) var wantsInput: Bool {
       switch state {
       case .closed, .closingAfterFlush: return false
       default:
@@ -125,7 +128,7 @@ extension Connection {
     /// Whether bytes are waiting to be written.
     var hasOutput: Bool { !output.isEmpty }
 
-    var isClosed: Bool {
+    @inline(__always) var isClosed: Bool {
       if case .closed = state { return true }
       return false
     }

@@ -11,6 +11,8 @@ extension ServerConfiguration {
     product = "navd"
     version = NavdRelease.version
     refusal = { $0.limitExceededFrame }
-    mayOverlap = { call in call.methodName == NavMethod.mutate.rawValue && call.interface == NavProtocol.interface }
+    // The whole name, compared once: the same test as interface and method name apart.
+    let mutate = NavMethod.mutate.qualifiedName
+    mayOverlap = { call in call.method == mutate }
   }
 }

@@ -76,7 +76,13 @@ public struct VarlinkCall: Sendable {
   /// The method part of `method` (after the last dot).
   public var methodName: String {
     guard let dot = lastDot else { return method }
-    return String(method[method.index(after: dot)...])
+    // An ASCII byte (or the end) after the dot starts a new character, so the cheap UTF-8
+    // step lands where the character step would; a combining mark would join the dot.
+    let next = method.utf8.index(after: dot)
+    guard next == method.utf8.endIndex || method.utf8[next] < 0x80 else {
+      return String(method[method.index(after: dot)...])
+    }
+    return String(method[next...])
   }
 
   /// The last "." in `method`, found in its UTF-8 (an ASCII byte is always a character of its

@@ -87,17 +87,17 @@ private struct OpDocumentReader {
 
   /// The `set` of an `updateNavigationItem`, fields in the reference's (sorted) order.
   func navigationItemFields(_ set: JSONDocument.Index) -> [NavigationItemField]? {
-    var found: [(name: Int, value: JSONDocument.Index)] = []
-    found.reserveCapacity(document.count(set))
+    // Each member's value by its name's position; reading the positions in order gives
+    // the sorted order without sorting (and without an array: keys are never repeated).
+    var values = InlineArray<5, JSONDocument.Index>(repeating: -1)
     for (key, value) in document.members(set) {
       guard let name = document.key(key, in: Self.navigationItemFieldNames) else { return nil }
-      found.append((name, value))
+      values[name] = value
     }
-    if found.count > 1 { found.sort { $0.name < $1.name } }
-
     var fields: [NavigationItemField] = []
-    fields.reserveCapacity(found.count)
-    for (name, value) in found {
+    fields.reserveCapacity(document.count(set))
+    for name in values.indices where values[name] >= 0 {
+      let value = values[name]
       switch name {
       case 0:
         guard let text = optionalString(value) else { return nil }
