@@ -75,6 +75,9 @@ public protocol CallContext: Sendable {
   var connectionID: UInt64 { get }
   /// Sends the final reply `{"parameters": parameters}`.
   func reply(_ parameters: JSONValue)
+  /// Sends the final reply of a typed value; the same as `reply(reply.parameters)`, but a
+  /// context that writes the frame itself encodes it straight to bytes.
+  func reply<Reply: NavReply>(_ reply: Reply)
   /// Sends an error reply `{"error": name, "parameters": parameters}`.
   func fail(_ name: String, _ parameters: JSONValue)
   /// Hands the call over to a streaming source (the call must have `more`).
@@ -88,6 +91,9 @@ public protocol CallContext: Sendable {
 }
 
 extension CallContext {
+  /// Replies with the value's parameters.
+  public func reply<Reply: NavReply>(_ reply: Reply) { self.reply(reply.parameters) }
+
   /// No server behind the context (in-memory tests): every count is zero.
   public var serverStatistics: ServerStatistics {
     ServerStatistics(openConnections: 0, rejectingConnections: 0, acceptedTotal: 0, rejectedTotal: 0)

@@ -38,6 +38,11 @@ final class ConnectionCallContext: CallContext {
     inbox.post(.replied(connection: connectionID, serial: serial, frame: frame))
   }
 
+  func reply<Reply: NavReply>(_ reply: Reply) {
+    let frame = oneway ? [] : VarlinkReply.encoded(reply)
+    inbox.post(.replied(connection: connectionID, serial: serial, frame: frame))
+  }
+
   func fail(_ name: String, _ parameters: JSONValue) {
     log.callRejected(method: method, error: name, parameters: parameters, peer: peer, connection: connectionID)
     let frame = oneway ? [] : VarlinkReply.encoded(parameters: parameters, error: name)

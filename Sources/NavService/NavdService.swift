@@ -125,7 +125,7 @@ public final class NavdService: CallHandler {
     let engine = engine
     run {
       switch await engine.mutate(scene: call.scene, request) {
-      case .success(let outcome): context.reply(MutationReply(outcome).parameters)
+      case .success(let outcome): context.reply(MutationReply(outcome))
       case .failure(let error): context.fail(error.errorName, error.parameters)
       }
     }

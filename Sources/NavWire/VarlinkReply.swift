@@ -78,6 +78,18 @@ public struct VarlinkReply: Sendable, Hashable {
     return out
   }
 
+  /// A final reply frame of a typed reply, its parameters written by `encodeParameters(into:)`:
+  /// the same bytes as `encoded(parameters: reply.parameters)`.
+  public static func encoded(_ reply: some NavReply) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(128)
+    out.append(contentsOf: #"{"parameters":"#.utf8)
+    reply.encodeParameters(into: &out)
+    out.append(UInt8(ascii: "}"))
+    out.append(0)
+    return out
+  }
+
   /// Parses a reply (clients). Unknown unprefixed keys are a protocol error, as for calls;
   /// reverse-domain keys are ignored; `continues` together with `error` is rejected.
   public init(from message: JSONValue) throws(VarlinkProtocolError) {

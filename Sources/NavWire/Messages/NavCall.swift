@@ -22,6 +22,14 @@ public protocol NavReply: Sendable, Hashable {
   init(parameters: JSONValue) throws(MalformedReply)
   /// The reply's parameters object.
   var parameters: JSONValue { get }
+  /// Appends the parameters object as JSON: the bytes `JSONWriter` writes for `parameters`.
+  /// A reply sent once per call writes them without building the value first.
+  func encodeParameters(into out: inout [UInt8])
+}
+
+extension NavReply {
+  /// Writes `parameters` with `JSONWriter`.
+  public func encodeParameters(into out: inout [UInt8]) { JSONWriter.write(parameters, into: &out) }
 }
 
 extension NavCall {
