@@ -27,6 +27,16 @@ struct OpEncodingTests {
     }
   }
 
+  @Test("R6 a title change with fields out of name order or repeated is written as the canonical writer does")
+  func unsortedFields() {
+    for fields: [NavigationItemField] in [
+      [.title("b"), .prompt("p")], [.title("a"), .title("b")], [.prompt(nil), .hidesBackButton(true), .title("t")], [],
+    ] {
+      let op = Op.updateNavigationItem("root", fields, animated: true)
+      #expect(Op.encoded([op]) == JSONWriter.bytes(.array([op.json])), "\(fields)")
+    }
+  }
+
   @Test("R6 the encoded bytes of known ops do not change (stored digests from schema 2 depend on them)")
   func stableBytes() throws {
     let title = try Fixtures.op(#"{"op":"updateNavigationItem","item":"root","set":{"title":"Bench"}}"#)

@@ -12,10 +12,34 @@ extension Op {
     out.append(UInt8(ascii: "["))
     for (i, op) in ops.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
-      JSONWriter.write(sortedMembers: op.members, into: &out)
+      op.encode(into: &out)
     }
     out.append(UInt8(ascii: "]"))
     return out
+  }
+
+  /// Appends the op as `JSONWriter.write(sortedMembers: members)` does. A title change,
+  /// the op clients send most, is written directly when its fields are in name order (as
+  /// the decoder makes them): no members array, no `set` dictionary to sort.
+  func encode(into out: inout [UInt8]) {
+    guard case .updateNavigationItem(let id, let fields, let animated) = self,
+      zip(fields, fields.dropFirst()).allSatisfy({ $0.name < $1.name })
+    else {
+      JSONWriter.write(sortedMembers: members, into: &out)
+      return
+    }
+    out.append(contentsOf: #"{"animated":"#.utf8)
+    JSONWriter.write(.bool(animated), into: &out)
+    out.append(contentsOf: #","item":"#.utf8)
+    JSONWriter.writeString(id, into: &out)
+    out.append(contentsOf: #","op":"updateNavigationItem","set":{"#.utf8)
+    for (i, field) in fields.enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
+      JSONWriter.writeString(field.name, into: &out)
+      out.append(UInt8(ascii: ":"))
+      JSONWriter.write(field.value, into: &out)
+    }
+    out.append(contentsOf: "}}".utf8)
   }
 
   /// The op as the wire writes it (`{"op": …}`), the inverse of `Op(json:)`.
