@@ -79,7 +79,10 @@ public struct VarlinkFrameDecoder: Sendable {
     var index = offset
     let count = buffer.count
     let limit = maxFrameBytes
-    var ends: [Int] = []
+    // The list is moved out and back (no copy), so appending to it allocates nothing once
+    // it has its capacity; the closure cannot touch `self` while `buffer` is borrowed.
+    var ends = frameEnds
+    frameEnds = []
     var partial = partialStart
     var tooLarge: FrameTooLarge?
     buffer.withUnsafeBufferPointer { pointer in
@@ -100,7 +103,7 @@ public struct VarlinkFrameDecoder: Sendable {
     }
     // Frames completed before an over-size one stay readable, so the calls a
     // client sent before its bad input are still answered.
-    frameEnds.append(contentsOf: ends)
+    frameEnds = ends
     partialStart = partial
     if let tooLarge { throw tooLarge }
   }
