@@ -113,10 +113,7 @@ extension Connection {
     /// Whether the IO code should watch the socket for input. False once input is closed,
     /// while closing, and while more than a full frame's worth of pipelined input waits
     /// undispatched (backpressure instead of unbounded memory).
-    ///
-    /// Inlined, like `isClosed`: called on the connection's stored machine, an outlined
-    /// getter made the loop copy (and release) the whole machine once per read.
-    @inline(__always) var wantsInput: Bool {
+    var wantsInput: Bool {
       switch state {
       case .closed, .closingAfterFlush: return false
       default:
@@ -128,7 +125,7 @@ extension Connection {
     /// Whether bytes are waiting to be written.
     var hasOutput: Bool { !output.isEmpty }
 
-    @inline(__always) var isClosed: Bool {
+    var isClosed: Bool {
       if case .closed = state { return true }
       return false
     }
@@ -158,6 +155,13 @@ extension Connection {
 }
 
 extension Connection.StateMachine {
+  /// Whether the loop should read the socket now: the connection is open and wants input.
+  ///
+  /// `mutating` although it changes nothing: called on a connection's stored machine, the
+  /// getters copied (and released) the whole machine once per read, ~850 instructions; a
+  /// mutating call reads it in place.
+  mutating func readsInput() -> Bool { !isClosed && wantsInput }
+
   /// The peer sent bytes.
   mutating func bytesReceived(_ bytes: UnsafeRawBufferPointer, now: ContinuousClock.Instant) -> Action {
     switch state {

@@ -23,7 +23,7 @@ extension ServerLoop {
   /// chunks per pass so one busy client cannot starve the others (epoll is level-triggered).
   private func readAvailable(_ connection: Connection) {
     var chunks = 0
-    while !connection.machine.isClosed, connection.machine.wantsInput, chunks < 16 {
+    while connection.machine.readsInput(), chunks < 16 {
       chunks += 1
       let result: IOResult<Int>
       do {
