@@ -38,7 +38,8 @@ extension VarlinkCall {
         guard document.isPlainString(key), document.rawBytes(key).contains(UInt8(ascii: ".")) else { return nil }
       }
     }
-    guard let method, [flags.oneway, flags.more, flags.upgrade].filter({ $0 }).count <= 1 else { return nil }
+    let trueFlags = (flags.oneway ? 1 : 0) + (flags.more ? 1 : 0) + (flags.upgrade ? 1 : 0)
+    guard let method, trueFlags <= 1 else { return nil }
     var call = VarlinkCall(method: method, oneway: flags.oneway, more: flags.more, upgrade: flags.upgrade)
     call.storage = .document(document, object: parameters)
     return call

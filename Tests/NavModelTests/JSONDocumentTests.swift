@@ -76,6 +76,20 @@ struct JSONDocumentTests {
     #expect(document.member("title", of: members[0].value) == nil)
   }
 
+  @Test(
+    "the typed readers take the common ops themselves and read them as Op(json:path:) does",
+    arguments: [
+      #"{"op":"updateNavigationItem","item":"top","set":{"title":"T","prompt":null,"hidesBackButton":true}}"#,
+      #"{"op":"pop","expectTop":"top","animated":true}"#, #"{"op":"popTo","item":"root"}"#,
+      #"{"op":"push","item":{"id":"a","title":"A","leftBarButtonItems":["k"],"rightBarButtonItems":null}}"#,
+      #"{"op":"setStack","items":[{"id":"a"},{"id":"b","backBarButtonItem":"k","hidesBackButton":null}]}"#,
+    ])
+  func typedCommonOps(text: String) throws {
+    let document = try JSONDocument(parsing: Array(text.utf8))
+    let typed = try #require(Op.typed(document, document.root))
+    #expect(typed == (try Op(json: JSONParser.parse(text), path: "ops[0]")))
+  }
+
   @Test("Op.list(in:at:) reads the same ops, or fails with the same error, as Op.list(json:)")
   func randomOps() throws {
     let seed = SplitMix64.testSeed(default: Self.defaultSeed)

@@ -69,7 +69,7 @@ public struct RandomJSONText {
 }
 
 /// Random op objects as a client might write them, for the op decoders: mostly the ops the
-/// typed readers take (`updateNavigationItem`, `pop`, `popTo`), valid or wrong in one or
+/// typed readers take (`updateNavigationItem`, `pop`, `popTo`, `push`, `setStack`), valid or wrong in one or
 /// two places (a missing or mistyped field, an unknown one, an escaped name), and a few
 /// others that only the reference reads.
 public enum RandomOpText {
@@ -79,9 +79,11 @@ public enum RandomOpText {
   /// One op object (or, rarely, something that is not an object).
   public static func op(_ rng: inout SplitMix64) -> String {
     switch rng.below(20) {
-    case 0..<12: return updateNavigationItem(&rng)
-    case 12, 13: return pop(&rng)
-    case 14, 15: return popTo(&rng)
+    case 0..<10: return updateNavigationItem(&rng)
+    case 10, 11: return pop(&rng)
+    case 12: return popTo(&rng)
+    case 13, 14: return push(&rng)
+    case 15: return setStack(&rng)
     case 16: return rng.pick(["1", #""pop""#, "null", "[]", #"{"animated":true}"#, #"{"op":7}"#])
     default:
       return rng.pick([
@@ -129,6 +131,33 @@ public enum RandomOpText {
         ("op", name), ("item", maybeWrong(rng.pick([#""root""#, #""top""#]), &rng)), ("set", setText),
         ("animated", flag(&rng)),
       ] + extra(&rng), &rng)
+  }
+
+  /// A navigation item's document form, mostly valid.
+  static func navigationItem(_ rng: inout SplitMix64) -> String {
+    let texts = [#""Inbox""#, "null", #""Ünïcödé""#, #""""#]
+    let ids = ["[]", #"["k1","k2"]"#, "null", #"["k1",3]"#, #""k1""#, #"["k1"]"#]
+    var members = [("id", maybeWrong(rng.pick([#""top""#, #""a""#]), &rng))]
+    if rng.chance(50) { members.append(("title", maybeWrong(rng.pick(texts), &rng))) }
+    if rng.chance(20) { members.append(("prompt", maybeWrong(rng.pick(texts), &rng))) }
+    if rng.chance(10) { members.append(("backBarButtonItem", maybeWrong(#""k1""#, &rng))) }
+    if rng.chance(15) { members.append(("hidesBackButton", flag(&rng))) }
+    if rng.chance(10) { members.append(("leftItemsSupplementBackButton", flag(&rng))) }
+    if rng.chance(20) { members.append(("leftBarButtonItems", rng.pick(ids))) }
+    if rng.chance(15) { members.append(("rightBarButtonItems", rng.pick(ids))) }
+    if rng.chance(5) { members.append(("titleView", rng.pick([#"{"name":"logo","width":40}"#, "null", "3"]))) }
+    return rng.chance(5) ? rng.pick(anyValues) : object(members + extra(&rng), &rng)
+  }
+
+  static func push(_ rng: inout SplitMix64) -> String {
+    object([("op", #""push""#), ("item", navigationItem(&rng)), ("animated", flag(&rng))] + extra(&rng), &rng)
+  }
+
+  static func setStack(_ rng: inout SplitMix64) -> String {
+    let items = "[" + (0..<rng.below(3)).map { _ in navigationItem(&rng) }.joined(separator: ",") + "]"
+    return object(
+      [("op", #""setStack""#), ("items", rng.chance(8) ? rng.pick(anyValues) : items), ("animated", flag(&rng))]
+        + extra(&rng), &rng)
   }
 
   static func pop(_ rng: inout SplitMix64) -> String {

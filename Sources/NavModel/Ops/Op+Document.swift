@@ -1,5 +1,6 @@
 /// Ops read straight from a `JSONDocument`, for the ops a client sends most (a title
-/// change is `updateNavigationItem`): no dictionary is built or hashed for them.
+/// change is `updateNavigationItem`; `push`, `pop`, `popTo`, `setStack` move through
+/// screens): no dictionary is built or hashed for them.
 ///
 /// The typed readers take only the shapes they know to be valid and leave everything
 /// else — a shape they do not read, any mistake — to `Op(json:path:)`, the reference,
@@ -36,6 +37,8 @@ extension Op {
     if document.string(name, is: "updateNavigationItem") { return reader.updateNavigationItem() }
     if document.string(name, is: "pop") { return reader.pop() }
     if document.string(name, is: "popTo") { return reader.popTo() }
+    if document.string(name, is: "push") { return reader.push() }
+    if document.string(name, is: "setStack") { return reader.setStack() }
     return nil
   }
 }
@@ -154,5 +157,104 @@ private struct OpDocumentReader {
     }
     guard let item else { return nil }
     return .popTo(item, animated: animated)
+  }
+  /// `push(item, animated?)`.
+  func push() -> Op? {
+    var item: NavigationItem?
+    var animated = false
+    for (key, value) in document.members(object) {
+      switch document.key(key, in: ["op", "item", "animated"]) {
+      case 0: continue
+      case 1: item = navigationItem(value)
+      case 2:
+        guard let flag = flag(value) else { return nil }
+        animated = flag
+      default: return nil
+      }
+    }
+    guard let item else { return nil }
+    return .push(item, animated: animated)
+  }
+
+  /// `setStack(items, animated?)`.
+  func setStack() -> Op? {
+    var items: [NavigationItem]?
+    var animated = false
+    for (key, value) in document.members(object) {
+      switch document.key(key, in: ["op", "items", "animated"]) {
+      case 0: continue
+      case 1:
+        guard document.kind(value) == .array else { return nil }
+        var list: [NavigationItem] = []
+        list.reserveCapacity(document.count(value))
+        for element in document.elements(value) {
+          guard let item = navigationItem(element) else { return nil }
+          list.append(item)
+        }
+        items = list
+      case 2:
+        guard let flag = flag(value) else { return nil }
+        animated = flag
+      default: return nil
+      }
+    }
+    guard let items else { return nil }
+    return .setStack(items, animated: animated)
+  }
+
+  /// The names `navigationItem` reads (`titleView`, a custom view, is left to the reference).
+  static let navigationItemNames: [StaticString] = [
+    "id", "title", "prompt", "backBarButtonItem", "hidesBackButton", "leftItemsSupplementBackButton",
+    "leftBarButtonItems", "rightBarButtonItems",
+  ]
+
+  /// A navigation item's document form, as `NavigationItem(json:path:)` reads it.
+  func navigationItem(_ index: JSONDocument.Index) -> NavigationItem? {
+    guard document.kind(index) == .object else { return nil }
+    var item = NavigationItem(id: "")
+    var id: String?
+    for (key, value) in document.members(index) {
+      switch document.key(key, in: Self.navigationItemNames) {
+      case 0: id = string(value)
+      case 1:
+        guard let text = optionalString(value) else { return nil }
+        item.title = text
+      case 2:
+        guard let text = optionalString(value) else { return nil }
+        item.prompt = text
+      case 3:
+        guard let text = optionalString(value) else { return nil }
+        item.backBarButtonItem = text
+      case 4:
+        guard let flag = flag(value) else { return nil }
+        item.hidesBackButton = flag
+      case 5:
+        guard let flag = flag(value) else { return nil }
+        item.leftItemsSupplementBackButton = flag
+      case 6:
+        guard let ids = strings(value) else { return nil }
+        item.leftBarButtonItems = ids
+      case 7:
+        guard let ids = strings(value) else { return nil }
+        item.rightBarButtonItems = ids
+      default: return nil
+      }
+    }
+    guard let id else { return nil }
+    item.id = id
+    return item
+  }
+
+  /// An array of strings, empty when `null`; nil for anything else.
+  func strings(_ value: JSONDocument.Index) -> [String]? {
+    if document.isNull(value) { return [] }
+    guard document.kind(value) == .array else { return nil }
+    var strings: [String] = []
+    strings.reserveCapacity(document.count(value))
+    for element in document.elements(value) {
+      guard let string = document.string(element) else { return nil }
+      strings.append(string)
+    }
+    return strings
   }
 }
