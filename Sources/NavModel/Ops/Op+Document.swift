@@ -5,7 +5,8 @@
 /// The typed readers take only the shapes they know to be valid and leave everything
 /// else — a shape they do not read, any mistake — to `Op(json:path:)`, the reference,
 /// so errors are the reference's by construction; a seeded randomized test
-/// (`OpDocumentDecodingTests`) checks that both read the same ops.
+/// (`JSONDocumentTests`, and `TypedCallDecodingTests` for whole calls) checks that both
+/// read the same ops or fail with the same error.
 extension Op {
   /// Reads a list of ops (`ops` of a Mutate call) as `list(json:path:)` does.
   public static func list(in document: JSONDocument, at array: JSONDocument.Index, path: String = "ops")
