@@ -74,12 +74,16 @@ final class LoopInbox: Sendable {
   /// Whether messages are waiting (loop thread, to decide whether to poll or sleep).
   var hasPending: Bool { state.withLock { !$0.messages.isEmpty } }
 
-  /// Takes every queued message (loop thread).
-  func takeAll() -> [Message] {
+  /// Moves every queued message into `batch`, which must be empty (loop thread).
+  ///
+  /// The queue and `batch` swap storage, so a loop that empties `batch` and passes it
+  /// again allocates nothing: returning the queue's array and then emptying it in place
+  /// allocated a new one each time, several times per call.
+  func takeAll(into batch: inout [Message]) {
+    assert(batch.isEmpty, "takeAll(into:) would drop the messages already in the batch")
     state.withLock { state in
       state.wakePending = false
-      defer { state.messages.removeAll(keepingCapacity: true) }
-      return state.messages
+      swap(&state.messages, &batch)
     }
   }
 }

@@ -44,6 +44,9 @@ final class ServerLoop: @unchecked Sendable {
   @exclusivity(unchecked) var fanOut: [Connection] = []
   /// Connections whose source signalled and whose state machine has not been told yet.
   @exclusivity(unchecked) var signalled: [Connection] = []
+  /// The inbox messages being processed this round; kept (empty) between rounds so its
+  /// storage and the inbox's are swapped back and forth, never reallocated.
+  private var inboxBatch: [LoopInbox.Message] = []
   /// Accepting failed for want of descriptors even with the spare one released; the
   /// listener is not watched until the next tick (a readable listener would spin the loop).
   var acceptPaused = false
@@ -179,10 +182,11 @@ final class ServerLoop: @unchecked Sendable {
   /// left for the next pass.
   func settle(maxRounds: Int = 64) -> Bool {
     for _ in 0..<maxRounds {
-      let messages = inbox.takeAll()
-      if messages.isEmpty { break }
+      inbox.takeAll(into: &inboxBatch)
+      if inboxBatch.isEmpty { break }
       deliverSignals()
-      for message in messages { process(message) }
+      for message in inboxBatch { process(message) }
+      inboxBatch.removeAll(keepingCapacity: true)
     }
     flushDirty()
     deliverSignals()
@@ -267,7 +271,9 @@ final class ServerLoop: @unchecked Sendable {
     }
     // Sources handed over after the last pass would otherwise never hear of the stop.
     // Jobs posted before the detach run elsewhere, so no task is stranded.
-    for message in inbox.takeAll() {
+    var remaining: [LoopInbox.Message] = []
+    inbox.takeAll(into: &remaining)
+    for message in remaining {
       switch message {
       case .streamStarted(_, _, let source): source.cancelled()
       case .run(let job): globalConcurrentExecutor.enqueue(job)
