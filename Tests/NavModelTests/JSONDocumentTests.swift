@@ -61,6 +61,28 @@ struct JSONDocumentTests {
     }
   }
 
+  @Test("strings are scanned eight bytes at a time up to exactly the first quote, backslash, control or non-ASCII byte")
+  func wordAtATimeScan() {
+    let seed = SplitMix64.testSeed(default: Self.defaultSeed)
+    var rng = SplitMix64(seed: seed)
+    let special: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x1F, 0x80, 0xC3, 0xFF]
+    let ordinary: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, 0x7F, 0x41]
+    for round in 0..<20_000 {
+      let bytes = (0..<rng.below(40)).map { _ in rng.chance(6) ? rng.pick(special) : rng.pick(ordinary) }
+      let start = bytes.isEmpty ? 0 : rng.below(bytes.count)
+      let firstSpecial = bytes.indices.first { $0 >= start && special.contains(bytes[$0]) } ?? bytes.count
+      let stop = bytes.withUnsafeBufferPointer { buffer in
+        var lexer = JSONLexer(bytes: buffer, maxDepth: 1)
+        lexer.index = start
+        lexer.skipOrdinaryStringBytes()
+        return lexer.index
+      }
+      // Exactly at the first special byte, or short of it within the last seven bytes.
+      let exact = stop == firstSpecial || (stop < firstSpecial && stop > bytes.count - 8 && stop >= start)
+      #expect(exact, "seed \(seed), round \(round): \(bytes) from \(start) stopped at \(stop), not \(firstSpecial)")
+    }
+  }
+
   @Test("reading values: strings with escapes, numbers, keys compared as strings")
   func reading() throws {
     let document = try JSONDocument(

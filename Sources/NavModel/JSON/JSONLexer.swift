@@ -186,28 +186,41 @@ struct JSONLexer {
     return JSONStringSpan(start: start, end: index - 1, escaped: true, ascii: isASCII)
   }
 
-  /// Moves `index` past string bytes that need no look — neither a quote, a backslash, a
-  /// control character nor non-ASCII — eight at a time: a title is mostly such bytes, and
-  /// one test per word instead of four per byte makes scanning it several times cheaper.
-  /// It stops at (or up to seven bytes before) the first byte that needs a look.
+  /// Moves `index` to the first string byte that needs a look — a quote, a backslash, a
+  /// control character or non-ASCII — eight bytes at a time: a string is mostly bytes that
+  /// do not, and one test per word instead of four per byte makes scanning it several times
+  /// cheaper. Within the last seven bytes of the input it stops early (the caller's byte
+  /// loop goes on from there).
   mutating func skipOrdinaryStringBytes() {
-    guard let base = bytes.baseAddress else { return }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highBits: UInt64 = 0x8080_8080_8080_8080
-    // Whether *any* byte of `word` is below `limit` (≤ 0x80): such a byte borrows when
-    // `limit` is subtracted from it. The test never misses one (it may flag a word whose
-    // special byte is elsewhere, which only ends the fast path early).
-    func hasByte(below limit: UInt64, _ word: UInt64) -> Bool { (word &- ones &* limit) & ~word & highBits != 0 }
-    while index + 8 <= bytes.count {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      // A quote or a backslash is a zero byte once xored with that character repeated.
-      if word & highBits != 0 || hasByte(below: 0x20, word) || hasByte(below: 1, word ^ (ones &* 0x22))
-        || hasByte(below: 1, word ^ (ones &* 0x5C))
-      {
+    guard let base = bytes.baseAddress, bytes.count >= 8 else { return }
+    // A local index stays in a register; `index` is written once.
+    var i = index
+    let last = bytes.count - 8
+    while i <= last {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+      let special = Self.specialBytes(word)
+      if special != 0 {
+        index = i + special.trailingZeroBitCount / 8
         return
       }
-      index += 8
+      i += 8
     }
+    index = i
+  }
+
+  /// The high bit of each byte of `word` (first byte lowest) that is a quote, a backslash,
+  /// below 0x20 or non-ASCII; the lowest bit set marks the first such byte exactly.
+  ///
+  /// A byte below `n` (≤ 0x80) borrows when `n` is subtracted from it, which sets its high
+  /// bit in `(x - n) & ~x`; a quote or a backslash is a zero byte (below 1) once xored with
+  /// that character repeated. A borrow runs only towards higher bytes, so it can flag bytes
+  /// after the first special one, never one before it.
+  static func specialBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let flags = word | (word &- ones &* 0x20) & ~word | (quote &- ones) & ~quote | (backslash &- ones) & ~backslash
+    return flags & 0x8080_8080_8080_8080
   }
 
   /// The string a validated span holds.
