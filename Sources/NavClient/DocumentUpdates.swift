@@ -1,6 +1,7 @@
 import NavModel
 
-/// A scene's document as it changes: a snapshot, then one element per committed version.
+/// A scene's document as it changes: a snapshot, then one element per update (a committed
+/// version, or the event-free versions of one commit group together: PROTOCOL §6 "Gap-free").
 ///
 /// Each iteration opens its own subscription (its own connection). The iterator keeps the
 /// current document, applies every patch, and checks version continuity; on a gap or a patch

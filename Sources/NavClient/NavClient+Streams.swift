@@ -3,7 +3,8 @@ import NavWire
 
 /// Subscriptions; each iteration runs on its own connection.
 extension NavClient {
-  /// Follows a scene's document (`Subscribe`): a snapshot, then one update per committed version.
+  /// Follows a scene's document (`Subscribe`): a snapshot, then one update per committed version
+  /// (the event-free versions of one commit group come as one update: PROTOCOL §6 "Gap-free").
   ///
   /// - Parameters:
   ///   - view: the state document or the resolved layout (default).

@@ -78,7 +78,8 @@ public struct SubscribeCall: NavCall {
 public enum SubscribeFrame: NavReply {
   /// The whole document: the first frame, unless the stream resumes.
   case snapshot(Snapshot)
-  /// One version, or (`coalesced`) several the subscriber fell behind on.
+  /// One version; several committed together without events (PROTOCOL §6 "Gap-free");
+  /// or (`coalesced`) several the subscriber fell behind on.
   case update(Update)
   /// Events (activations) at the current version; the document does not change.
   case events(Events)
