@@ -50,6 +50,10 @@ struct GroupPlan: Sendable {
     self.snapshots = snapshots
   }
 
+  /// The stack's ids after the last planned version (nil before the first), which the
+  /// next version's entry shares when its ops leave the stack alone.
+  var stack: [String]? { versions.last?.entry.stack }
+
   /// Whether earlier requests of this group committed versions.
   var hasVersions: Bool { !versions.isEmpty }
 

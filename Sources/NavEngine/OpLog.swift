@@ -18,18 +18,50 @@ struct LogEntry: Sendable {
 
 extension LogEntry {
   /// The entry for `ops` committed at `version`, from what applying them gave.
-  init(version: UInt64, client: String, mutationId: String?, ops: [Op], opsBytes: Int, applied: AppliedMutation) {
-    var accesses = FieldAccesses()
-    for op in ops {
-      let a = op.fieldAccesses
-      accesses.writes += a.writes
-      accesses.edits += a.edits
-      accesses.creations += a.creations
+  ///
+  /// `previousStack` is the stack's ids at `version - 1`: when no op changes the stack
+  /// (`Op.changesStack`), the entry shares that array rather than building its own, so a
+  /// title change allocates no ids (nil: built from `applied`).
+  init(
+    version: UInt64, client: String, mutationId: String?, ops: [Op], opsBytes: Int, applied: AppliedMutation,
+    previousStack: [String]? = nil
+  ) {
+    var accesses: FieldAccesses
+    if ops.count == 1 {
+      accesses = ops[0].fieldAccesses
+    } else {
+      accesses = FieldAccesses()
+      for op in ops {
+        let a = op.fieldAccesses
+        accesses.writes += a.writes
+        accesses.edits += a.edits
+        accesses.creations += a.creations
+      }
     }
+    let stack =
+      if let previousStack, !ops.contains(where: \.changesStack) {
+        previousStack
+      } else {
+        applied.state.navigationBar.items.map(\.id)
+      }
     self.init(
-      version: version, client: client, mutationId: mutationId, ops: ops, accesses: accesses,
-      stack: applied.state.navigationBar.items.map(\.id), events: applied.events, animated: applied.animated,
-      opsBytes: opsBytes)
+      version: version, client: client, mutationId: mutationId, ops: ops, accesses: accesses, stack: stack,
+      events: applied.events, animated: applied.animated, opsBytes: opsBytes)
+  }
+}
+
+extension Op {
+  /// Whether the op can change which navigation items are on the stack, or their order:
+  /// the ops that push, pop or replace items. Every other op leaves the stack's ids as they were.
+  var changesStack: Bool {
+    switch self {
+    case .push, .pop, .popTo, .setStack: true
+    case .updateNavigationItem, .setBarButtonItems, .setBarButtonItem, .insertBarButtonItem, .removeBarButtonItem,
+      .moveBarButtonItem, .defineBarButtonItem, .updateBarButtonItem, .deleteBarButtonItem, .setToolbarItems,
+      .insertToolbarItem, .removeToolbarItem, .moveToolbarItem, .setBarHidden, .updateAppearance, .setSceneTint,
+      .setDefaultItemTint:
+      false
+    }
   }
 }
 
@@ -93,7 +125,7 @@ struct OpLog: Sendable {
     slots[head] = nil
     head += 1
     bytes -= dropped.opsBytes
-    floorState = replay(dropped, on: floorState)
+    Self.replay(dropped, limits: limits, into: &floorState)
     floorVersion = dropped.version
     if head >= 64 && head * 2 >= slots.count {
       slots.removeFirst(head)
@@ -110,7 +142,7 @@ struct OpLog: Sendable {
   func state(at version: UInt64) -> SceneState? {
     guard holds(version) else { return nil }
     var state = floorState
-    for offset in 0..<Int(version - floorVersion) { state = replay(entry(offset), on: state) }
+    for offset in 0..<Int(version - floorVersion) { Self.replay(entry(offset), limits: limits, into: &state) }
     return state
   }
 
@@ -136,8 +168,16 @@ struct OpLog: Sendable {
 
   /// The state after `entry`, from the state before it.
   func replay(_ entry: LogEntry, on state: SceneState) -> SceneState {
+    var state = state
+    Self.replay(entry, limits: limits, into: &state)
+    return state
+  }
+
+  /// Advances `state` (the state before `entry`) past `entry`, in place: the arrays the
+  /// ops change are copied only when another state shares them (`SceneState.replay`).
+  static func replay(_ entry: LogEntry, limits: ModelLimits, into state: inout SceneState) {
     do {
-      return try state.applying(entry.ops, limits: limits).state
+      try state.replay(entry.ops, limits: limits)
     } catch {
       preconditionFailure(
         "op log: replaying version \(entry.version) failed (\(error)); applying ops is pure, so it cannot")

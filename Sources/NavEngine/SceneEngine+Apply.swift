@@ -105,7 +105,7 @@ extension SceneEngine {
       version: version, overwritten: overwritten, baseVersionExpired: expired, replayed: false)
     let entry = LogEntry(
       version: version, client: request.client, mutationId: request.mutationId, ops: request.ops, opsBytes: opsBytes,
-      applied: applied)
+      applied: applied, previousStack: plan.stack)
     let snapshot = plan.snapshots.record(version: version, opsBytes: opsBytes, configuration: configuration)
     plan.versions.append(
       GroupPlan.Version(

@@ -39,6 +39,20 @@ extension SceneState {
     return AppliedMutation(state: applier.state, events: applier.events, animated: ops.contains { $0.animated })
   }
 
+  /// Applies ops that applied cleanly before (the op log's replay), in place: unlike
+  /// `applying`, no copy is kept for atomicity, so when `self` holds its arrays alone
+  /// the ones the ops change are edited, not copied. Applying ops is pure, so replaying
+  /// them cannot fail; if it does, `self` may hold some of them (callers treat that as a bug).
+  public mutating func replay(_ ops: [Op], limits: ModelLimits = .default) throws(NavError) {
+    // Moved, not copied: the applier's state holds this state's storage alone.
+    var applier = OpApplier(state: consume self, validation: Validation(limits: limits))
+    defer { self = applier.state }
+    for (index, op) in ops.enumerated() {
+      applier.opIndex = index
+      try applier.apply(op)
+    }
+  }
+
   /// Applies one op (see `applying(_:limits:)`).
   public func applying(_ op: Op, limits: ModelLimits = .default) throws(NavError) -> AppliedMutation {
     try applying([op], limits: limits)

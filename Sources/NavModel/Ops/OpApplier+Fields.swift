@@ -1,32 +1,33 @@
 /// Field writes on navigation items and appearances.
 extension OpApplier {
+  /// Changes the item's fields where it lies on the stack, not through a copy of the item:
+  /// a field that fails leaves the earlier ones changed, which `SceneState.applying` discards
+  /// with the rest of the failed batch.
   mutating func updateNavigationItem(_ id: String, _ fields: [NavigationItemField]) throws(NavError) {
     let index = try stackIndex(id, field: field("item"))
-    var item = state.navigationBar.items[index]
     for change in fields {
       switch change {
       case .title(let title):
         try validation.text(title, field: field("set.title"))
-        item.title = title
+        state.navigationBar.items[index].title = title
       case .prompt(let prompt):
         try validation.text(prompt, field: field("set.prompt"))
-        item.prompt = prompt
+        state.navigationBar.items[index].prompt = prompt
       case .titleView(let view):
         try validation.customView(view, field: field("set.titleView"))
-        item.titleView = view
+        state.navigationBar.items[index].titleView = view
       case .backBarButtonItem(let back):
         if let back, !state.barButtonItems.contains(back) {
           throw NavError(
             .itemNotFound, "no bar button item \"\(back)\"", field: field("set.backBarButtonItem"), value: back)
         }
-        item.backBarButtonItem = back
+        state.navigationBar.items[index].backBarButtonItem = back
       case .hidesBackButton(let hides):
-        item.hidesBackButton = hides
+        state.navigationBar.items[index].hidesBackButton = hides
       case .leftItemsSupplementBackButton(let supplement):
-        item.leftItemsSupplementBackButton = supplement
+        state.navigationBar.items[index].leftItemsSupplementBackButton = supplement
       }
     }
-    state.navigationBar.items[index] = item
   }
 
   mutating func updateAppearance(_ target: AppearanceTarget, _ fields: [AppearanceField]) throws(NavError) {
