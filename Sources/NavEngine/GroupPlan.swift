@@ -54,6 +54,13 @@ struct GroupPlan: Sendable {
   /// next version's entry shares when its ops leave the stack alone.
   var stack: [String]? { versions.last?.entry.stack }
 
+  /// Room for `count` requests, so planning a pipelined burst does not regrow the arrays.
+  mutating func reserveCapacity(_ count: Int) {
+    versions.reserveCapacity(count)
+    results.reserveCapacity(count)
+    dependsOnGroup.reserveCapacity(count)
+  }
+
   /// Whether earlier requests of this group committed versions.
   var hasVersions: Bool { !versions.isEmpty }
 

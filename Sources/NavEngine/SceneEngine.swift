@@ -123,8 +123,14 @@ public actor SceneEngine {
   /// Document bytes one commit group may build per view (PROTOCOL.md §2 "Pipelining"): 1 MiB.
   static let groupDocumentBytes = 1 << 20
 
-  /// The oldest `count` waiting mutations, removed from `pending`.
+  /// The oldest `count` waiting mutations, removed from `pending`. When all of
+  /// them are taken (a pipelined burst with no subscribers), the array itself
+  /// is handed over: no request is copied.
   private func takePending(upTo count: Int) -> [(MutationRequest, Waiter)] {
+    if count >= pending.count {
+      defer { pending = [] }
+      return pending
+    }
     let taken = Array(pending.prefix(max(0, count)))
     pending.removeFirst(taken.count)
     return taken
@@ -166,6 +172,7 @@ public actor SceneEngine {
   /// Phase one: every request of the group, in order, judged and applied as values; nothing installed.
   func planGroup(_ group: [MutationRequest]) -> GroupPlan {
     var plan = GroupPlan(state: state, version: version, snapshots: snapshots)
+    plan.reserveCapacity(group.count)
     for request in group { self.plan(request, into: &plan) }
     return plan
   }
