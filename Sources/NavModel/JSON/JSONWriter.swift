@@ -72,7 +72,9 @@ public enum JSONWriter {
 
   /// Appends `s` as a quoted, escaped JSON string.
   ///
-  /// Runs of bytes that need no escape (almost all of them) are copied in one append each.
+  /// Runs of bytes that need no escape (almost all of them) are copied in one append each;
+  /// they are found eight bytes at a time (`mayNeedEscape`), looking at single bytes only
+  /// in a word that may hold one to escape.
   public static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     var s = s
@@ -80,17 +82,39 @@ public enum JSONWriter {
       var runStart = 0
       var i = 0
       while i < utf8.count {
-        let byte = utf8[i]
-        if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-          out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-          writeEscape(byte, into: &out)
-          runStart = i + 1
+        if i + 8 <= utf8.count,
+          let base = utf8.baseAddress,
+          !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+        {
+          i += 8
+          continue
         }
-        i += 1
+        let end = min(i + 8, utf8.count)
+        while i < end {
+          let byte = utf8[i]
+          if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            writeEscape(byte, into: &out)
+            runStart = i + 1
+          }
+          i += 1
+        }
       }
       out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
     out.append(UInt8(ascii: "\""))
+  }
+
+  /// Whether any of the eight bytes of `word` may need an escape: below 0x20, `"` or `\`.
+  /// Never misses one; a false alarm only means the bytes are looked at one by one.
+  static func mayNeedEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    // A byte below 0x20 borrows when 0x20 is subtracted; `"` and `\` are zero bytes once
+    // xored with themselves repeated.
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let found = (word &- ones &* 0x20) & ~word | (quote &- ones) & ~quote | (backslash &- ones) & ~backslash
+    return found & 0x8080_8080_8080_8080 != 0
   }
 
   /// The escape of one byte that JSON does not allow raw in a string.
