@@ -28,18 +28,26 @@ extension Op {
       JSONWriter.write(sortedMembers: members, into: &out)
       return
     }
-    out.append(contentsOf: #"{"animated":"#.utf8)
-    JSONWriter.write(.bool(animated), into: &out)
-    out.append(contentsOf: #","item":"#.utf8)
+    Self.append(animated ? #"{"animated":true,"item":"# : #"{"animated":false,"item":"#, to: &out)
     JSONWriter.writeString(id, into: &out)
-    out.append(contentsOf: #","op":"updateNavigationItem","set":{"#.utf8)
+    Self.append(#","op":"updateNavigationItem","set":{"#, to: &out)
     for (i, field) in fields.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
       JSONWriter.writeString(field.name, into: &out)
       out.append(UInt8(ascii: ":"))
-      JSONWriter.write(field.value, into: &out)
+      if case .title(let title?) = field {
+        JSONWriter.writeString(title, into: &out)  // what `write(field.value)` writes, without the JSONValue
+      } else {
+        JSONWriter.write(field.value, into: &out)
+      }
     }
-    out.append(contentsOf: "}}".utf8)
+    Self.append("}}", to: &out)
+  }
+
+  /// Appends a literal's bytes in one copy (appending a `String`'s `utf8` view goes
+  /// through the generic sequence path: ~160 instructions for a few bytes).
+  private static func append(_ literal: StaticString, to out: inout [UInt8]) {
+    literal.withUTF8Buffer { out.append(contentsOf: $0) }
   }
 
   /// The op as the wire writes it (`{"op": …}`), the inverse of `Op(json:)`.
