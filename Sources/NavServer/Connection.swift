@@ -22,7 +22,11 @@ final class Connection {
   /// The peer hung up both directions.
   @exclusivity(unchecked) var hungUp = false
   /// Context of the call in progress, for clearing its data-signal flag before a pull.
-  @exclusivity(unchecked) var context: ConnectionCallContext?
+  /// A context replaced (or cleared at close or hand-over) forgets this connection, so a
+  /// late signal from it finds no connection and the two do not keep each other alive.
+  @exclusivity(unchecked) var context: ConnectionCallContext? {
+    didSet { if oldValue !== context { oldValue?.connection = nil } }
+  }
   /// The streaming call whose source signalled this pass, delivered in the fan-out step.
   @exclusivity(unchecked) var signalledSerial: UInt64?
   /// Still served by this loop: false once closed or handed over, so the loop's lists of

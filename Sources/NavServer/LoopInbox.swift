@@ -37,6 +37,13 @@ final class LoopInbox: Sendable {
   let wakeFD: Int32
   /// pthread_self() of the loop thread, so posts from the loop itself skip the wake.
   private let loopThread = Atomic<UInt>(0)
+  /// Connections whose source signalled on the loop thread itself since the loop last
+  /// looked (`signalOnLoop(_:serial:)`): the loop takes them at the start of its next
+  /// round, as if they were that round's first `sourceHasData` messages.
+  ///
+  /// `nonisolated(unsafe)`: only the loop thread touches it (every writer first checks
+  /// `isLoopThread`), so it needs no lock.
+  @exclusivity(unchecked) nonisolated(unsafe) var signalledOnLoop: [Connection] = []
 
   init() throws(SystemCallError) {
     wakeFD = try Syscall.blocking("eventfd") { eventfd(0, CNAV_EFD_CLOEXEC | CNAV_EFD_NONBLOCK) }
@@ -50,7 +57,8 @@ final class LoopInbox: Sendable {
     _ = try? Syscall.call("read(eventfd)") { withUnsafeMutableBytes(of: &value) { read(wakeFD, $0.baseAddress, 8) } }
   }
 
-  /// Called once by the loop thread when it starts.
+  /// Called by the loop thread when it starts, and with 0 when it stops (a later thread
+  /// may reuse its id).
   func setLoopThread(_ thread: UInt) { loopThread.store(thread, ordering: .releasing) }
 
   /// Whether the caller is the loop thread.
@@ -71,8 +79,19 @@ final class LoopInbox: Sendable {
     }
   }
 
-  /// Whether messages are waiting (loop thread, to decide whether to poll or sleep).
-  var hasPending: Bool { state.withLock { !$0.messages.isEmpty } }
+  /// Notes that call `serial`'s source on `connection` has data, from the loop thread
+  /// itself (the engine runs there: `EventLoopExecutor`): what a `sourceHasData` message
+  /// does, without the message, the lock, or a lookup of the connection by id (~400
+  /// instructions per subscriber per publish, callgrind). A connection already signalled
+  /// is listed once; its latest serial wins, as with messages.
+  func signalOnLoop(_ connection: Connection, serial: UInt64) {
+    assert(isLoopThread, "signalOnLoop(_:serial:) called off the loop thread")
+    if connection.signalledSerial == nil { signalledOnLoop.append(connection) }
+    connection.signalledSerial = serial
+  }
+
+  /// Whether messages or signals are waiting (loop thread, to decide whether to poll or sleep).
+  var hasPending: Bool { !signalledOnLoop.isEmpty || state.withLock { !$0.messages.isEmpty } }
 
   /// Moves every queued message into `batch`, which must be empty (loop thread).
   ///

@@ -46,7 +46,8 @@ final class ServerLoop: @unchecked Sendable {
   @exclusivity(unchecked) var signalled: [Connection] = []
   /// The inbox messages being processed this round; kept (empty) between rounds so its
   /// storage and the inbox's are swapped back and forth, never reallocated.
-  private var inboxBatch: [LoopInbox.Message] = []
+  /// Exempt from run-time exclusivity checks like the tables above (loop thread only).
+  @exclusivity(unchecked) private var inboxBatch: [LoopInbox.Message] = []
   /// Accepting failed for want of descriptors even with the spare one released; the
   /// listener is not watched until the next tick (a readable listener would spin the loop).
   var acceptPaused = false
@@ -151,6 +152,8 @@ final class ServerLoop: @unchecked Sendable {
       // Connections they touch are written in the next pass, which then only polls.
       if handOver != nil, progressHandOver(now: now) { moreWork = true }
       if pendingStop != nil, progressStop(now: now) { moreWork = true }
+      // A task they resumed may have signalled a source on this thread.
+      if !inbox.signalledOnLoop.isEmpty { moreWork = true }
       if let deadline = drainDeadline, connections.isEmpty || now >= deadline { break }
     }
     shutDown()
@@ -183,8 +186,9 @@ final class ServerLoop: @unchecked Sendable {
   func settle(maxRounds: Int = 64) -> Bool {
     for _ in 0..<maxRounds {
       inbox.takeAll(into: &inboxBatch)
-      if inboxBatch.isEmpty { break }
+      if inboxBatch.isEmpty, inbox.signalledOnLoop.isEmpty { break }
       deliverSignals()
+      takeSignalsOnLoop()
       for message in inboxBatch { process(message) }
       inboxBatch.removeAll(keepingCapacity: true)
     }
@@ -207,6 +211,18 @@ final class ServerLoop: @unchecked Sendable {
     }
   }
 
+  /// Lists the connections signalled on the loop thread during the last round
+  /// (`LoopInbox.signalOnLoop`) for delivery and the fan-out, as `process` does for a
+  /// `sourceHasData` message.
+  @inline(__always) private func takeSignalsOnLoop() {
+    guard !inbox.signalledOnLoop.isEmpty else { return }
+    for connection in inbox.signalledOnLoop where connection.attached {
+      signalled.append(connection)
+      joinFanOut(connection)
+    }
+    inbox.signalledOnLoop.removeAll(keepingCapacity: true)
+  }
+
   private func process(_ message: LoopInbox.Message) {
     switch message {
     case .replied(let id, let serial, let frame):
@@ -218,6 +234,8 @@ final class ServerLoop: @unchecked Sendable {
         source.cancelled()
         return
       }
+      // From now on the source's signals on this thread mark the connection directly.
+      if let context = connection.context, context.serial == serial { context.connection = connection }
       drive(connection, connection.machine.streamStarted(serial: serial, source: source))
       dirty.insert(id)
     case .sourceHasData(let id, let serial, let context):
@@ -280,6 +298,10 @@ final class ServerLoop: @unchecked Sendable {
       default: break
       }
     }
+    // Signals from the closes above have nothing left to deliver to; from now on no
+    // thread counts as the loop's (its id may be reused), so none are listed again.
+    inbox.signalledOnLoop.removeAll()
+    inbox.setLoopThread(0)
     log.info("stopped", [("socket", configuration.socketPath ?? "")])
   }
 
