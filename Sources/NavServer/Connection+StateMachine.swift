@@ -49,8 +49,9 @@ extension Connection {
     private enum State {
       /// Dispatching calls; those not yet answered are in `inFlight`.
       case serving
-      /// A streaming call: its source is pulled when signalled and output is low.
-      case streaming(serial: UInt64, source: any ReplySource, signalled: Bool)
+      /// A streaming call: its source is pulled when signalled (`streamSignalled`) and
+      /// output is low.
+      case streaming(serial: UInt64, source: any ReplySource)
       /// Accepted past the connection limit: the refusal is already queued;
       /// the connection closes once it is written and the first call (or EOF) has arrived.
       case rejecting
@@ -61,6 +62,10 @@ extension Connection {
 
     let limits: Limits
     private var state: State
+    /// The stream's source has data not yet pulled (`.streaming` only). Kept out of the
+    /// state's payload so that a signal or a pull flips a flag instead of rebuilding the
+    /// state and copying the source's existential (twice per subscriber per publish).
+    private var streamSignalled = false
     private var decoder: VarlinkFrameDecoder
     private(set) var output = OutputBuffer()
     /// Calls dispatched whose replies are not yet in `output` (`.serving` only).
@@ -147,7 +152,7 @@ extension Connection {
     var callsInProgress: [UInt64] {
       switch state {
       case .serving: inFlight.serials
-      case .streaming(let serial, _, _): [serial]
+      case .streaming(let serial, _): [serial]
       default: []
       }
     }
@@ -214,8 +219,8 @@ extension Connection.StateMachine {
       if !inFlight.isEmpty || !output.isEmpty { return .notYet }
       if decoder.bufferedByteCount > 0 || heldCall != nil || inputClosed || pendingClose != nil { return .cannotCarry }
       return .idle
-    case .streaming(_, let source, let signalled):
-      if !output.isEmpty || signalled { return .notYet }
+    case .streaming(_, let source):
+      if !output.isEmpty || streamSignalled { return .notYet }
       if decoder.bufferedByteCount > 0 || inputClosed { return .cannotCarry }
       return .streaming(source)
     }
@@ -234,7 +239,7 @@ extension Connection.StateMachine {
     inputClosed = true
     partialSince = nil
     switch state {
-    case .streaming(_, let source, _): return close(.peerClosed, cancel: source)
+    case .streaming(_, let source): return close(.peerClosed, cancel: source)
     default: return nextAction()
     }
   }
@@ -262,20 +267,21 @@ extension Connection.StateMachine {
     }
     // Nothing is dispatched after (or alongside) a call with `more`: it is the only one.
     inFlight.streamStarted(serial: serial)
-    state = .streaming(serial: serial, source: source, signalled: true)
+    state = .streaming(serial: serial, source: source)
+    streamSignalled = true
     return nextAction()
   }
 
   /// The source of call `serial` has new data (`CallContext.sourceHasData`).
   mutating func sourceSignalled(serial: UInt64) -> Action {
-    guard case .streaming(serial, let source, _) = state else { return .none }
-    state = .streaming(serial: serial, source: source, signalled: true)
+    guard case .streaming(serial, _) = state else { return .none }
+    streamSignalled = true
     return nextAction()
   }
 
   /// What a `pull` of call `serial`'s source returned.
   mutating func sourceProduced(serial: UInt64, bytes: [UInt8], finished: Bool) -> Action {
-    guard case .streaming(serial, let source, let signalled) = state else { return .none }
+    guard case .streaming(serial, let source) = state else { return .none }
     if finished { state = .serving }
     if !bytes.isEmpty, let overflow = append(bytes, cancel: finished ? nil : source) {
       return overflow
@@ -286,7 +292,6 @@ extension Connection.StateMachine {
       state = .closingAfterFlush(.serverStopping)
       return .cancelSource(source)
     }
-    if !finished { state = .streaming(serial: serial, source: source, signalled: signalled) }
     return nextAction()
   }
 
@@ -300,8 +305,8 @@ extension Connection.StateMachine {
     switch state {
     case .closed, .closingAfterFlush: return .none
     case .rejecting: return close(.serverStopping)
-    case .streaming(let serial, let source, _):
-      state = .streaming(serial: serial, source: source, signalled: true)
+    case .streaming:
+      streamSignalled = true
       return nextAction()
     case .serving: return nextAction()
     }
@@ -319,7 +324,7 @@ extension Connection.StateMachine {
   mutating func closeRequested(_ reason: CloseReason) -> Action {
     switch state {
     case .closed: return .none
-    case .streaming(_, let source, _): return close(reason, cancel: source)
+    case .streaming(_, let source): return close(reason, cancel: source)
     default: return close(reason)
     }
   }
@@ -375,10 +380,10 @@ extension Connection.StateMachine {
       state = .closed
       return .close(reason, cancel: nil)
 
-    case .streaming(let serial, let source, let signalled):
+    case .streaming(let serial, let source):
       if decoder.hasCompleteFrame, !source.endsOnItsOwn { return close(Self.callDuringStream, cancel: source) }
-      guard signalled, output.count < limits.outputLowWaterBytes || stopReply != nil else { return .none }
-      state = .streaming(serial: serial, source: source, signalled: false)
+      guard streamSignalled, output.count < limits.outputLowWaterBytes || stopReply != nil else { return .none }
+      streamSignalled = false
       return .pull(source, serial: serial)
 
     case .rejecting:
