@@ -36,7 +36,7 @@ fi
 
 work="${keep:-$(mktemp -d /tmp/navd-profile.XXXXXX)}"
 mkdir -p "$work"
-rm -f "$work/navd.sock"
+rm -rf "$work/navd.sock" "$work/state"
 navd_pid=""
 cleanup() {
   if [ -n "$navd_pid" ] && kill -0 "$navd_pid" 2>/dev/null; then
@@ -49,7 +49,7 @@ cleanup() {
 trap cleanup EXIT
 
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out" \
-  .build/release/navd --socket "$work/navd.sock" >"$work/navd.log" 2>&1 &
+  .build/release/navd --socket "$work/navd.sock" --state-dir "$work/state" >"$work/navd.log" 2>&1 &
 navd_pid=$!
 for _ in $(seq 300); do [ -S "$work/navd.sock" ] && break; sleep 0.1; done
 [ -S "$work/navd.sock" ] || { echo "profile.sh: navd did not start under valgrind" >&2; exit 1; }

@@ -270,7 +270,7 @@ def test_an_invalid_policy_at_start_names_file_line_and_reason():
         policy = write_policy(directory, "[Access]\n\nAllow=user:root fly\n")
         result = subprocess.run(
             [str(navd_binary()), "--socket", str(directory / "navd.sock"), "--policy", str(policy)],
-            capture_output=True, text=True, timeout=20,
+            capture_output=True, text=True, timeout=20, cwd=directory,  # its default ./.navd is temporary too
         )
         assert result.returncode == 1
         assert f"{policy}:3: Allow: unknown right \"fly\"" in result.stderr, result.stderr
@@ -484,7 +484,7 @@ def test_an_explicit_socket_in_a_writable_directory_is_refused(runtime):
     shared.mkdir()
     os.chmod(shared, 0o777)
     result = subprocess.run([str(navd_binary()), "--socket", str(shared / "navd.sock")],
-                            capture_output=True, text=True, timeout=20)
+                            capture_output=True, text=True, timeout=20, cwd=runtime)
     assert result.returncode == 1 and "is writable by its group and others" in result.stderr, result.stderr
     assert not (shared / "navd.sock").exists()
 

@@ -249,7 +249,8 @@ def test_configuration_file_drop_ins_and_command_line(workdir):
             for connection in (first, second, third):
                 connection.close()
     (Path(workdir) / "navd.conf.d" / "60-bad.conf").write_text("[Engine]\n\nMaxScenes=lots\n")
-    result = subprocess.run([str(navd_binary()), "--config", str(config)], capture_output=True, text=True, timeout=15)
+    result = subprocess.run([str(navd_binary()), "--config", str(config)], capture_output=True, text=True, timeout=15,
+                            cwd=workdir)
     assert result.returncode == 1
     assert f"{workdir}/navd.conf.d/60-bad.conf:3: MaxScenes: needs an integer of at least 1, got \"lots\"" in result.stderr
 
