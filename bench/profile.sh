@@ -6,21 +6,26 @@
 # and the top functions, inclusive and self, demangled; keeps the callgrind
 # file for `callgrind_annotate` or kcachegrind.
 #
-# Usage: bench/profile.sh [--subscribers N] [--count COUNT] [--keep DIR] [--skip-build]
+# Usage: bench/profile.sh [--subscribers N | --pipelined] [--count COUNT] [--keep DIR] [--skip-build]
 #   --subscribers N   layout subscribers (default 0: round trip with no subscribers)
-#   --count COUNT     publishes profiled (default 10000 round trips, 1000 with subscribers)
+#   --pipelined       pipelined Mutates (window 64, no subscribers) after 2,000 warm-up ones,
+#                     so the op log is full and each version folds one into its floor
+#   --count COUNT     publishes profiled (default 10000 round trips, 1000 with subscribers,
+#                     10000 pipelined; pipelined counts are rounded down to a multiple of 4)
 #   --keep DIR        where to leave callgrind.out (default: a new /tmp/navd-profile.* directory)
 #   --skip-build      use .build/release as it is
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 subscribers=0
+pipelined=0
 count=""
 keep=""
 skip_build=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --subscribers) subscribers="${2:?--subscribers needs a value}"; shift 2 ;;
+    --pipelined) pipelined=1; shift ;;
     --count) count="${2:?--count needs a value}"; shift 2 ;;
     --keep) keep="${2:?--keep needs a value}"; shift 2 ;;
     --skip-build) skip_build=1; shift ;;
@@ -55,7 +60,15 @@ for _ in $(seq 300); do [ -S "$work/navd.sock" ] && break; sleep 0.1; done
 [ -S "$work/navd.sock" ] || { echo "profile.sh: navd did not start under valgrind" >&2; exit 1; }
 
 bench=(.build/release/navbench --socket "$work/navd.sock" --seconds 900)
-if [ "$subscribers" -eq 0 ]; then
+if [ "$pipelined" -eq 1 ]; then
+  [ "$subscribers" -eq 0 ] || { echo "profile.sh: --pipelined runs without subscribers" >&2; exit 2; }
+  count="${count:-10000}"
+  # navbench's pipelined scenario sends 4 × iterations Mutates
+  count=$((count / 4 * 4))
+  [ "$count" -ge 4 ] || { echo "profile.sh: --count must be at least 4 with --pipelined" >&2; exit 2; }
+  measure=(--scenarios pipelined --iterations "$((count / 4))")
+  warm=(--scenarios pipelined --iterations 500)
+elif [ "$subscribers" -eq 0 ]; then
   count="${count:-10000}"
   # roundtrip takes iterations plus 10% warm-up
   measure=(--scenarios roundtrip --iterations "$((count * 10 / 11))")
@@ -76,7 +89,9 @@ dump="$(ls -t "$work"/callgrind.out.* | head -1)"
 
 demangle() { swift demangle --simplified | sed -E 's/ \[[^]]*\]$//; s|/[^ :]*Sources/||; s|  Sources/|  |; s|//<compiler-generated>:|(gen) |; s|\?\?\?:||' | cut -c1-150; }
 total="$(callgrind_annotate "$dump" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')"
-echo "navd at $(git rev-parse --short HEAD), $subscribers subscribers: $count mutations profiled"
+mode="$subscribers subscribers"
+[ "$pipelined" -eq 0 ] || mode="pipelined, window 64, no subscribers"
+echo "navd at $(git rev-parse --short HEAD), $mode: $count mutations profiled"
 echo "instructions per mutation (user space): $((total / count))"
 echo "profile: $dump"
 echo
