@@ -33,6 +33,9 @@ while [ $# -gt 0 ]; do
     *) echo "profile.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
+if [ "$pipelined" -eq 1 ] && [ "$subscribers" -ne 0 ]; then
+  echo "profile.sh: --pipelined runs without subscribers" >&2; exit 2
+fi
 command -v valgrind >/dev/null || { echo "profile.sh: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 if [ "$skip_build" -eq 0 ]; then
   swift build -c release --static-swift-stdlib --product navd >&2
@@ -61,7 +64,6 @@ for _ in $(seq 300); do [ -S "$work/navd.sock" ] && break; sleep 0.1; done
 
 bench=(.build/release/navbench --socket "$work/navd.sock" --seconds 900)
 if [ "$pipelined" -eq 1 ]; then
-  [ "$subscribers" -eq 0 ] || { echo "profile.sh: --pipelined runs without subscribers" >&2; exit 2; }
   count="${count:-10000}"
   # navbench's pipelined scenario sends 4 × iterations Mutates
   count=$((count / 4 * 4))
