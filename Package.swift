@@ -19,7 +19,9 @@ let package = Package(
     .target(name: "NavAccess", dependencies: ["NavConfig"]),
     .target(name: "CNavSys"),
     .target(name: "NavSystem", dependencies: ["CNavSys"]),
-    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    // libsystemd is loaded with dlopen when navd runs under systemd, not linked
+    // (Sources/CSystemd/include/CSystemd.h says why); its headers give the types.
+    .target(name: "CSystemd"),
     .target(name: "NavFileSystem"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "NavSystem", "CSQLite"]),

@@ -23,7 +23,7 @@ public struct JournalLogSink: LogSink {
   /// Whether journald is there to take entries: `sd_journal_stream_fd` fails with
   /// -ENOENT without it (while `sd_journal_sendv` would drop entries silently).
   public static func isJournalAvailable() -> Bool {
-    let fd = sd_journal_stream_fd("navd", LOG_INFO, 0)
+    let fd = csd_journal_stream_fd("navd", LOG_INFO, 0)
     guard fd >= 0 else { return false }
     close(fd)
     return true
@@ -51,7 +51,7 @@ public struct JournalLogSink: LogSink {
       var vectors = [iovec](repeating: iovec(), count: count)
       func send(_ index: Int) {
         if index == count {
-          _ = sd_journal_sendv(&vectors, Int32(count))
+          _ = csd_journal_sendv(&vectors, Int32(count))
           return
         }
         entries[index].withUnsafeMutableBytes { bytes in

@@ -20,12 +20,12 @@ public struct PassedSocket: Sendable, Equatable {
 
   /// Whether it is a listening AF_UNIX stream socket (what navd can serve on).
   public var isListeningUnixStream: Bool {
-    sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+    csd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
   }
 
   /// Whether it is a connected (not listening) AF_UNIX stream socket: a client connection.
   public var isConnectedUnixStream: Bool {
-    sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 0, nil, 0) > 0
+    csd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 0, nil, 0) > 0
   }
 
   /// The descriptors passed with `LISTEN_FDS`/`LISTEN_PID`/`LISTEN_FDNAMES`, once: the
@@ -33,7 +33,7 @@ public struct PassedSocket: Sendable, Equatable {
   /// (or when `LISTEN_PID` names another process). Each descriptor gets FD_CLOEXEC.
   public static func takeFromEnvironment() -> [PassedSocket] {
     var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-    let count = sd_listen_fds_with_names(1, &names)
+    let count = csd_listen_fds_with_names(1, &names)
     guard count > 0 else { return [] }
     defer { csd_free_names(names, count) }
     return (0..<count).map { index in

@@ -29,7 +29,7 @@ public final class ServiceNotifier: Sendable {
   /// Queues `state` (newline-separated `KEY=VALUE` assignments) for sending.
   public func send(_ state: String) {
     guard isEnabled else { return }
-    queue.async { _ = sd_notify(0, state) }
+    queue.async { _ = csd_notify(0, state) }
   }
 
   /// Waits until every message queued so far has been sent (before exiting).
@@ -69,7 +69,7 @@ public final class ServiceNotifier: Sendable {
     guard isEnabled, !fds.isEmpty else { return false }
     flush()
     return fds.withUnsafeBufferPointer { buffer in
-      sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", buffer.baseAddress, UInt32(buffer.count)) > 0
+      csd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", buffer.baseAddress, UInt32(buffer.count)) > 0
     }
   }
 

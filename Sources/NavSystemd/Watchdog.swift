@@ -16,7 +16,7 @@ public final class Watchdog: Sendable {
   /// (`WATCHDOG_USEC` unset, or `WATCHDOG_PID` names another process).
   public static func fromEnvironment(notifier: ServiceNotifier) -> Watchdog? {
     var microseconds: UInt64 = 0
-    guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
+    guard csd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
     return Watchdog(interval: .microseconds(microseconds)) { notifier.watchdogPing() }
   }
 

@@ -48,6 +48,13 @@ do {
   fail("invalid configuration: \(error)", code: 1)
 }
 
+// Under systemd, libsystemd is needed for what follows; by hand it is never loaded.
+do {
+  try SystemdLibrary.loadIfNeeded(environment: configuration.environment, journalLog: settings.logTarget == "journal")
+} catch {
+  fail("\(error)", code: 1)
+}
+
 // Thousands of clients need thousands of descriptors: raise the soft limit to the hard one.
 var fileLimit = rlimit()
 if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit) == 0, fileLimit.rlim_cur < fileLimit.rlim_max {
