@@ -21,7 +21,8 @@ let package = Package(
     .target(name: "NavSystem", dependencies: ["CNavSys"]),
     // libsystemd is loaded with dlopen when navd runs under systemd, not linked
     // (Sources/CSystemd/include/CSystemd.h says why); its headers give the types.
-    .target(name: "CSystemd"),
+    // DWARF 4: valgrind 3.19 (bench/profile.sh) cannot read this file's DWARF 5 location lists.
+    .target(name: "CSystemd", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
     .target(name: "NavFileSystem"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "NavSystem", "CSQLite"]),
