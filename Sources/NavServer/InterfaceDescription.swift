@@ -15,16 +15,30 @@ public struct InterfaceDescription: Sendable, Hashable {
   }
 
   /// Takes the name from the IDL's `interface NAME` line; nil if there is none.
+  ///
+  /// Reads the bytes line by line (a CRLF ends a line too) up to that line only: splitting
+  /// navd's whole IDL into lines first cost every start ~3 million instructions, a fifth of
+  /// navd's start-up (callgrind).
   public init?(idl text: String) {
-    for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-      let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-      guard trimmed.hasPrefix("interface ") else { continue }
-      let name = trimmed.dropFirst("interface ".count).trimmingWhitespace()
-      guard !name.isEmpty else { return nil }
-      self.init(name: String(name), text: text)
-      return
+    let keyword = Array("interface ".utf8)
+    let bytes = text.utf8
+    var lineStart = bytes.startIndex
+    while lineStart < bytes.endIndex {
+      let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+      let line = bytes[lineStart..<lineEnd].drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+      if line.starts(with: keyword) {
+        let name = line.dropFirst(keyword.count).reversed().drop(while: Self.isTrailingSpace).reversed()
+        guard !name.isEmpty else { return nil }
+        self.init(name: String(decoding: name, as: UTF8.self), text: text)
+        return
+      }
+      lineStart = lineEnd == bytes.endIndex ? lineEnd : bytes.index(after: lineEnd)
     }
     return nil
+  }
+
+  private static func isTrailingSpace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
   }
 
   /// The standard `org.varlink.service` interface, as published by varlink.org.
@@ -68,12 +82,4 @@ public struct InterfaceDescription: Sendable, Hashable {
       error ExpectedMore ()
 
       """)
-}
-
-extension Substring {
-  fileprivate func trimmingWhitespace() -> Substring {
-    var result = self
-    while let last = result.last, last == " " || last == "\t" || last == "\r" { result.removeLast() }
-    return result
-  }
 }

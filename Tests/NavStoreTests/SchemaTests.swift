@@ -70,6 +70,46 @@ struct SchemaTests {
       try database.texts("SELECT sql FROM sqlite_schema WHERE name = 'log'").first?.hasSuffix("WITHOUT ROWID") == true)
   }
 
+  /// What a database's layout is: tables (and whether WITHOUT ROWID), every column with its
+  /// type, NOT NULL, default and key position, every index with its columns, and the pragmas
+  /// navd sets when it creates a file. SQL text is left out: ALTER TABLE and RENAME rewrite it.
+  static func layout(of path: String) throws -> [String] {
+    let database = try SQLiteDatabase(path: path, readOnly: true)
+    return try database.texts(
+      """
+      SELECT 'table ' || name || ' ' || type || ' without-rowid=' || wr || ' columns=' || ncol
+        FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite_%' ORDER BY name
+      """)
+      + database.texts(
+        """
+        SELECT 'column ' || m.name || '.' || c.cid || ' ' || c.name || ' ' || c.type || ' notnull=' || c."notnull"
+          || ' default=' || ifnull(c.dflt_value, '-') || ' pk=' || c.pk
+          FROM sqlite_schema AS m, pragma_table_xinfo(m.name) AS c WHERE m.type = 'table' ORDER BY m.name, c.cid
+        """)
+      + database.texts(
+        """
+        SELECT 'index ' || m.name || ' ' || l.name || ' unique=' || l."unique" || ' origin=' || l.origin
+          || ' ' || i.seqno || ':' || ifnull(i.name, '-')
+          FROM sqlite_schema AS m, pragma_index_list(m.name) AS l, pragma_index_info(l.name) AS i
+          WHERE m.type = 'table' ORDER BY 1
+        """)
+      + ["user_version=\(try database.integer("PRAGMA user_version"))"]
+  }
+
+  @Test("a new database has the layout every migration from schema 0 leaves (Schema.newDatabase, STORAGE.md §3)")
+  func newDatabaseMatchesTheMigrations() throws {
+    let migrated = TemporaryDirectory()
+    try runSQL(Schema.migrations.joined() + "PRAGMA user_version = \(Schema.current);", at: migrated.database)
+    let created = TemporaryDirectory()
+    SQLiteSceneStoreHolder.openAndClose(created.database)
+    let expected = try Self.layout(of: migrated.database)
+    #expect(expected.contains("table log table without-rowid=1 columns=6"), "the comparison sees the layout")
+    #expect(expected.contains { $0.hasPrefix("index mutation_ids mutation_ids_by_version") })
+    #expect(try Self.layout(of: created.database) == expected)
+    let database = try SQLiteDatabase(path: created.database, readOnly: true)
+    #expect(try database.integer("PRAGMA auto_vacuum") == 2)
+  }
+
   @Test("a database written by a newer navd is refused with a message that says so, and left untouched")
   func newerSchemaRefused() throws {
     let directory = TemporaryDirectory()
