@@ -15,50 +15,47 @@ extension SceneEngine {
   /// lock and one wake per subscriber per group, however many versions it
   /// holds, and the same bytes for all.
   ///
-  /// The subscription groups are taken out of `groups` for the whole of it,
-  /// so each changes in place (a group copied out of the dictionary would
-  /// copy every reference its documents hold) and dropping a closed
-  /// subscriber never copies the others.
+  /// The subscription groups change in place, through `groups.values` at
+  /// positions taken once (nothing is added to or removed from `groups` until
+  /// the end): taking each group out of the dictionary and putting it back
+  /// copied the whole group twice per publish (callgrind, 64 subscribers:
+  /// ~6,000 instructions per publish), and dropping a closed subscriber never
+  /// copies the others.
   func publish(_ plan: GroupPlan, after before: SceneState) {
     guard !groups.isEmpty else { return }
-    var published: [(view: DocumentView, group: SubscriptionGroup, chunk: [UInt8])] = []
-    published.reserveCapacity(groups.count)
-    while let (view, group) = groups.popFirst() { published.append((view, group, [])) }
+    let positions = Array(groups.values.indices)
+    var chunks = [[UInt8]](repeating: [], count: positions.count)
     var replayed: (state: SceneState, through: Int)?
     for span in UpdateSpans.of(plan.versions.lazy.map(\.entry)) {
       let last = plan.versions[span.upperBound - 1].entry
       if span.upperBound == plan.versions.count {
-        Self.advance(&published, to: plan.state, at: last)
+        advance(positions, &chunks, to: plan.state, at: last)
       } else {
         var state = replayed?.state ?? before
         for planned in plan.versions[(replayed?.through ?? 0)..<span.upperBound] {
           state = log.replay(planned.entry, on: state)
         }
-        Self.advance(&published, to: state, at: last)
+        advance(positions, &chunks, to: state, at: last)
         replayed = (state, span.upperBound)
       }
     }
-    while let (view, moved, chunk) = published.popLast() {  // moved out, not copied
-      var group = moved
-      if !chunk.isEmpty {
-        var gone: [UInt64] = []
-        for (id, subscriber) in group.subscribers where !subscriber.updatePublished(chunk, newest: group.current) {
-          gone.append(id)
-        }
-        for id in gone { group.subscribers[id] = nil }
-      }
-      if !group.subscribers.isEmpty { groups[view] = group }
+    var emptied: [DocumentView] = []
+    for (slot, position) in positions.enumerated() {
+      if !chunks[slot].isEmpty { groups.values[position].queue(chunks[slot]) }
+      if groups.values[position].subscribers.isEmpty { emptied.append(groups.keys[position]) }
     }
+    for view in emptied { groups[view] = nil }
   }
 
-  /// Moves every view's document to `state`, the state after `last`, and appends its update to the view's chunk.
-  private static func advance(
-    _ published: inout [(view: DocumentView, group: SubscriptionGroup, chunk: [UInt8])], to state: SceneState,
-    at last: LogEntry
+  /// Moves the document of every view (the group at `positions[slot]`) to `state`, the
+  /// state after `last`, and appends its update to `chunks[slot]`.
+  private func advance(
+    _ positions: [Dictionary<DocumentView, SubscriptionGroup>.Index], _ chunks: inout [[UInt8]],
+    to state: SceneState, at last: LogEntry
   ) {
-    for index in published.indices {
-      guard let update = published[index].group.advance(to: state, at: last) else { continue }
-      if published[index].chunk.isEmpty { published[index].chunk = update } else { published[index].chunk += update }
+    for (slot, position) in positions.enumerated() {
+      guard let update = groups.values[position].advance(to: state, at: last) else { continue }
+      if chunks[slot].isEmpty { chunks[slot] = update } else { chunks[slot] += update }
     }
   }
 }
@@ -78,5 +75,15 @@ extension SubscriptionGroup {
     current = VersionedDocument(version: last.version, document: document)
     snapshot = nil
     return update
+  }
+
+  /// Queues `chunk` (this view's updates, up to `current`) to every subscriber, and
+  /// forgets those whose stream closed.
+  mutating func queue(_ chunk: [UInt8]) {
+    var gone: [UInt64] = []
+    for (id, subscriber) in subscribers where !subscriber.updatePublished(chunk, newest: current) {
+      gone.append(id)
+    }
+    for id in gone { subscribers[id] = nil }
   }
 }
