@@ -32,6 +32,8 @@ final class Connection {
   /// Still served by this loop: false once closed or handed over, so the loop's lists of
   /// connections to visit later in a pass (`signalled`, `fanOut`) skip it.
   @exclusivity(unchecked) var attached = true
+  /// The bytes of output last counted for it in the loop's `PerUserLimits`.
+  @exclusivity(unchecked) var outputCounted = 0
   /// Listed in the loop's `fanOut` for this pass.
   @exclusivity(unchecked) var inFanOut = false
   /// The last call given to the handler: for a stream, the call a successor repeats.

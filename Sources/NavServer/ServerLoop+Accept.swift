@@ -101,6 +101,11 @@ extension ServerLoop {
   func enforceOutputQuota(_ connection: Connection) {
     guard !connection.machine.isClosed else { return }
     let pending = connection.machine.output.count
+    // Unchanged and at most the low-water mark: the count stays and this one is spared
+    // whatever the total, so the tables are not touched (most flushes of a subscriber
+    // that keeps up: it wrote everything, as the last time).
+    if pending == connection.outputCounted, pending <= limits.outputLowWaterBytes { return }
+    connection.outputCounted = pending
     guard perUser.outputQueued(connection.id, bytes: pending), pending > limits.outputLowWaterBytes else { return }
     let reason =
       "uid \(connection.peer.uid) has more than \(perUser.maxOutputBytes) bytes of output queued on all its "

@@ -140,12 +140,14 @@ extension ServerLoop {
   /// Writes every streaming connection touched this pass (signals already delivered,
   /// so each state machine is at rest: nothing to drive before writing).
   func flushFanOut() {
-    let pending = fanOut
-    fanOut.removeAll(keepingCapacity: true)
-    for connection in pending {
+    guard !fanOut.isEmpty else { return }
+    assert(visiting.isEmpty, "flushFanOut inside another visit")
+    swap(&visiting, &fanOut)
+    for connection in visiting {
       connection.inFanOut = false
       if connection.attached { flush(connection, atRest: true) }
     }
+    visiting.removeAll(keepingCapacity: true)
   }
 
   /// Lists a streaming connection for this pass's fan-out step (once).

@@ -44,6 +44,10 @@ final class ServerLoop: @unchecked Sendable {
   @exclusivity(unchecked) var fanOut: [Connection] = []
   /// Connections whose source signalled and whose state machine has not been told yet.
   @exclusivity(unchecked) var signalled: [Connection] = []
+  /// The list `deliverSignals` and `flushFanOut` work through, kept (empty) between uses:
+  /// swapped with `signalled` or `fanOut`, so taking a list allocates nothing (copying
+  /// it and emptying the original in place allocated a new buffer each time).
+  @exclusivity(unchecked) var visiting: [Connection] = []
   /// The inbox messages being processed this round; kept (empty) between rounds so its
   /// storage and the inbox's are swapped back and forth, never reallocated.
   /// Exempt from run-time exclusivity checks like the tables above (loop thread only).
@@ -202,13 +206,14 @@ final class ServerLoop: @unchecked Sendable {
   /// output is below the low-water mark. Nothing is written here.
   private func deliverSignals() {
     guard !signalled.isEmpty else { return }
-    let pending = signalled
-    signalled.removeAll(keepingCapacity: true)
-    for connection in pending {
+    assert(visiting.isEmpty, "deliverSignals inside another visit")
+    swap(&visiting, &signalled)
+    for connection in visiting {
       guard connection.attached, let serial = connection.signalledSerial else { continue }
       connection.signalledSerial = nil
       drive(connection, connection.machine.sourceSignalled(serial: serial))
     }
+    visiting.removeAll(keepingCapacity: true)
   }
 
   /// Lists the connections signalled on the loop thread during the last round
@@ -216,11 +221,15 @@ final class ServerLoop: @unchecked Sendable {
   /// `sourceHasData` message.
   @inline(__always) private func takeSignalsOnLoop() {
     guard !inbox.signalledOnLoop.isEmpty else { return }
-    for connection in inbox.signalledOnLoop where connection.attached {
-      signalled.append(connection)
-      joinFanOut(connection)
+    for connection in inbox.signalledOnLoop where connection.attached { joinFanOut(connection) }
+    if signalled.isEmpty {
+      // The usual case: the list is taken whole (a detached connection in it is skipped
+      // by `deliverSignals`), not appended one connection at a time.
+      swap(&signalled, &inbox.signalledOnLoop)
+    } else {
+      signalled.append(contentsOf: inbox.signalledOnLoop.lazy.filter(\.attached))
+      inbox.signalledOnLoop.removeAll(keepingCapacity: true)
     }
-    inbox.signalledOnLoop.removeAll(keepingCapacity: true)
   }
 
   private func process(_ message: LoopInbox.Message) {
