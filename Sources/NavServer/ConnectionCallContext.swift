@@ -74,6 +74,9 @@ final class ConnectionCallContext: CallContext {
     inbox.post(.sourceHasData(connection: connectionID, serial: serial, context: self))
   }
 
+  /// `sourceHasData()` called on this class directly, not through `CallContext`.
+  var sourceHasDataSignal: @Sendable () -> Void { { [self] in sourceHasData() } }
+
   func close(reason: String) {
     inbox.post(.close(connection: connectionID, reason: reason))
   }

@@ -206,6 +206,6 @@ public final class NavdService: CallHandler {
       id: nextSubscriberID.wrappingAdd(1, ordering: .relaxed).oldValue,
       queueLimit: engine.configuration.subscriberQueueBytes,
       encoder: WireStreamEncoder(),
-      wake: { context.sourceHasData() })
+      wake: context.sourceHasDataSignal)
   }
 }
