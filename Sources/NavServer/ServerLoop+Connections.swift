@@ -59,10 +59,11 @@ extension ServerLoop {
       case .dispatch(let call, let serial):
         action = route(call, serial: serial, on: connection)
         continue
-      case .pull(let source, let serial):
+      case .pull(let serial):
         if let context = connection.context, context.serial == serial {
           context.dataSignalPending.store(false, ordering: .releasing)
         }
+        guard let source = connection.machine.streamSource else { preconditionFailure("pull without a stream source") }
         let pulled = source.pull()
         action = connection.machine.sourceProduced(serial: serial, bytes: pulled.bytes, finished: pulled.finished)
         continue

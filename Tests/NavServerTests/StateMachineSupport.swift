@@ -72,7 +72,7 @@ extension Action {
   }
 
   var pulledSerial: UInt64? {
-    if case .pull(_, let serial) = self { return serial }
+    if case .pull(let serial) = self { return serial }
     return nil
   }
 }
