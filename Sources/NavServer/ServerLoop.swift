@@ -203,7 +203,13 @@ final class ServerLoop: @unchecked Sendable {
   }
 
   /// Tells each signalled connection's state machine, which pulls the source if its
-  /// output is below the low-water mark. Nothing is written here.
+  /// output is below the low-water mark, and lists it for the fan-out. Nothing is
+  /// written here.
+  ///
+  /// When the fan-out lists nothing yet (the usual case: the pass's signals are delivered
+  /// at once) the delivered list becomes the fan-out's, so a subscriber is held in one
+  /// list per pass, not two (a retain, a release and an append fewer per subscriber per
+  /// publish, callgrind). A connection in it that is detached is skipped there too.
   private func deliverSignals() {
     guard !signalled.isEmpty else { return }
     assert(visiting.isEmpty, "deliverSignals inside another visit")
@@ -213,15 +219,20 @@ final class ServerLoop: @unchecked Sendable {
       connection.signalledSerial = nil
       drive(connection, connection.machine.sourceSignalled(serial: serial))
     }
-    visiting.removeAll(keepingCapacity: true)
+    if fanOut.isEmpty {
+      for connection in visiting { connection.inFanOut = true }
+      swap(&fanOut, &visiting)
+    } else {
+      for connection in visiting where connection.attached { joinFanOut(connection) }
+      visiting.removeAll(keepingCapacity: true)
+    }
   }
 
   /// Lists the connections signalled on the loop thread during the last round
-  /// (`LoopInbox.signalOnLoop`) for delivery and the fan-out, as `process` does for a
-  /// `sourceHasData` message.
+  /// (`LoopInbox.signalOnLoop`) for delivery (and then the fan-out), as `process` does
+  /// for a `sourceHasData` message.
   @inline(__always) private func takeSignalsOnLoop() {
     guard !inbox.signalledOnLoop.isEmpty else { return }
-    for connection in inbox.signalledOnLoop where connection.attached { joinFanOut(connection) }
     if signalled.isEmpty {
       // The usual case: the list is taken whole (a detached connection in it is skipped
       // by `deliverSignals`), not appended one connection at a time.
@@ -250,10 +261,9 @@ final class ServerLoop: @unchecked Sendable {
     case .sourceHasData(let id, let serial, let context):
       context.dataSignalPending.store(false, ordering: .releasing)
       guard let connection = connections[id] else { return }
-      // Delivered to the state machine later in the pass (`settle`), written in the fan-out.
+      // Delivered to the state machine later in the pass (`settle`), then written in the fan-out.
       if connection.signalledSerial == nil { signalled.append(connection) }
       connection.signalledSerial = serial
-      joinFanOut(connection)
     case .close(let id, let reason):
       guard let connection = connections[id] else { return }
       drive(connection, connection.machine.closeRequested(.requested(reason)))
