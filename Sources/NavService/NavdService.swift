@@ -38,7 +38,7 @@ public final class NavdService: CallHandler {
 
   /// Routes one io.navd call to its handler (`CallHandler`); returns at once.
   public func handle(_ call: VarlinkCall, context: any CallContext) {
-    guard let method = NavMethod(rawValue: call.methodName) else {
+    guard let method = NavMethod(methodOf: call) else {
       context.fail(VarlinkServiceNames.methodNotFound, ["method": .string(call.method)])
       return
     }

@@ -83,7 +83,7 @@ public struct VarlinkReply: Sendable, Hashable {
   public static func encoded(_ reply: some NavReply) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(128)
-    out.append(contentsOf: #"{"parameters":"#.utf8)
+    out.append(literal: #"{"parameters":"#)
     reply.encodeParameters(into: &out)
     out.append(UInt8(ascii: "}"))
     out.append(0)

@@ -14,7 +14,7 @@ struct TypedReplyEncodingTests {
   func randomMutationReplies() {
     let seed = SplitMix64.testSeed(default: Self.defaultSeed)
     var json = RandomJSONText(rng: SplitMix64(seed: seed))
-    let versions: [UInt64] = [0, 1, 42, 1 << 53, (1 << 53) + 1, 1 << 60, .max]
+    let versions: [UInt64] = [0, 1, 9, 10, 42, 99_999, (1 << 53) - 1, 1 << 53, (1 << 53) + 1, 1 << 60, .max]
     for round in 0..<2000 {
       var overwritten: [MutationReply.Overwrite] = []
       for _ in 0..<json.rng.below(4) {
@@ -26,7 +26,8 @@ struct TypedReplyEncodingTests {
             version: json.rng.pick(versions)))
       }
       let reply = MutationReply(
-        version: json.rng.pick(versions), overwritten: overwritten, baseVersionExpired: json.rng.chance(50),
+        version: json.rng.chance(50) ? json.rng.pick(versions) : json.rng.next() >> json.rng.below(64),
+        overwritten: overwritten, baseVersionExpired: json.rng.chance(50),
         replayed: json.rng.chance(50))
       #expect(
         VarlinkReply.encoded(reply) == VarlinkReply.encoded(parameters: reply.parameters),

@@ -12,27 +12,36 @@ public struct Validation: Sendable {
 
   /// Ids: 1…`idMaxLength` characters of `[A-Za-z0-9._-]`, starting with a letter or digit.
   public func id(_ id: String, field: @autoclosure () -> String) throws(NavError) {
-    let bytes = Array(id.utf8)
-    guard !bytes.isEmpty else {
+    // Read in place: copying the bytes into an array cost an allocation per id.
+    var contiguous = id
+    let count = contiguous.utf8.count
+    guard count > 0 else {
       throw NavError(.invalidMutation, "\(field()) must not be empty", field: field(), value: id)
     }
-    guard bytes.count <= limits.idMaxLength else {
+    guard count <= limits.idMaxLength else {
       throw NavError(
-        .limitExceeded, "\(field()) is \(bytes.count) bytes long; ids are at most \(limits.idMaxLength)",
+        .limitExceeded, "\(field()) is \(count) bytes long; ids are at most \(limits.idMaxLength)",
         field: field(),
         value: id, limit: "idMaxLength", max: limits.idMaxLength)
     }
+    guard contiguous.withUTF8(Self.isIdBytes) else {
+      throw NavError(
+        .invalidMutation,
+        "\(field()) may use only A-Z a-z 0-9 . _ - and must start with a letter or digit", field: field(), value: id)
+    }
+  }
+
+  /// Whether every byte is one an id may hold there: a letter or digit, or after the first
+  /// byte also `.`, `_` or `-`.
+  static func isIdBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     for (i, byte) in bytes.enumerated() {
       let alphanumeric =
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
       let punctuation = byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-      guard alphanumeric || (i > 0 && punctuation) else {
-        throw NavError(
-          .invalidMutation,
-          "\(field()) may use only A-Z a-z 0-9 . _ - and must start with a letter or digit", field: field(), value: id)
-      }
+      guard alphanumeric || (i > 0 && punctuation) else { return false }
     }
+    return true
   }
 
   /// Text (titles, prompts, possible titles): at most `stringMaxBytes` UTF-8 bytes,

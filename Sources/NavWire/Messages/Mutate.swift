@@ -144,19 +144,23 @@ public struct MutationReply: NavReply {
   }
 
   /// Writes `parameters` as `JSONWriter` would (keys sorted) without building the value:
-  /// navd answers every Mutate with one, and the dictionary cost ~4,000 instructions.
+  /// navd answers every Mutate with one, and the dictionary cost ~4,000 instructions. The
+  /// literals are copied whole and a version within 2^53 is written digit by digit, as
+  /// `JSONWriter` prints such a number (a seeded test compares the bytes).
   public func encodeParameters(into out: inout [UInt8]) {
-    out.append(contentsOf: #"{"baseVersionExpired":"#.utf8)
-    JSONWriter.write(.bool(baseVersionExpired), into: &out)
-    out.append(contentsOf: #","overwritten":["#.utf8)
+    out.append(
+      literal: baseVersionExpired
+        ? #"{"baseVersionExpired":true,"overwritten":["# : #"{"baseVersionExpired":false,"overwritten":["#)
     for (i, overwrite) in overwritten.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
       JSONWriter.write(overwrite.parameters, into: &out)
     }
-    out.append(contentsOf: #"],"replayed":"#.utf8)
-    JSONWriter.write(.bool(replayed), into: &out)
-    out.append(contentsOf: #","version":"#.utf8)
-    JSONWriter.write(version.json, into: &out)
+    out.append(literal: replayed ? #"],"replayed":true,"version":"# : #"],"replayed":false,"version":"#)
+    if version <= 1 << 53 {
+      out.append(decimal: version)
+    } else {
+      JSONWriter.write(version.json, into: &out)
+    }
     out.append(UInt8(ascii: "}"))
   }
 }
