@@ -94,7 +94,7 @@ extension SceneEngine {
         }
       }
     }
-    let applied: AppliedMutation
+    var applied: AppliedMutation
     do {
       applied = try plan.state.applying(request.ops, limits: configuration.limits)
     } catch {
@@ -111,7 +111,9 @@ extension SceneEngine {
       GroupPlan.Version(
         entry: entry, outcome: outcome, opsDigest: digest, encodedOps: encodedOps,
         snapshot: snapshot ? applied.state : nil))
-    plan.state = applied.state
+    // Swapped, not assigned: the new state moves into the plan without a copy (a retain of
+    // each of its arrays), and the old one is released with `applied`.
+    swap(&plan.state, &applied.state)
     plan.version = version
     if let key {
       plan.remember(

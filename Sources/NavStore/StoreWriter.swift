@@ -63,10 +63,16 @@ final class StoreWriter: @unchecked Sendable {
         try insertRow(record)
       } else {
         try begin.run()
+        // A group is one scene's: once a record's scene and epoch are known stored, the next
+        // record with the same ones needs no dictionary lookup (hashing the name per row).
+        var checked: (scene: String, epoch: String)?
         for record in records {
-          if epochs[record.scene] != record.epoch {
-            try adopt(scene: record.scene, epoch: record.epoch)
-            epochs[record.scene] = record.epoch
+          if checked?.scene != record.scene || checked?.epoch != record.epoch {
+            if epochs[record.scene] != record.epoch {
+              try adopt(scene: record.scene, epoch: record.epoch)
+              epochs[record.scene] = record.epoch
+            }
+            checked = (record.scene, record.epoch)
           }
           try write(record)
         }

@@ -8,7 +8,8 @@ extension Op {
   /// (a seeded test compares the two).
   public static func encoded(_ ops: [Op]) -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(128 * ops.count)
+    // Room for a title change with a title of ~200 bytes without growing the array.
+    out.reserveCapacity(256 * ops.count)
     out.append(UInt8(ascii: "["))
     for (i, op) in ops.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
