@@ -104,18 +104,45 @@ public final class Engine: Sendable {
       return .failure(error)
     }
     let result = await entered.scene.mutate(request)
-    if entered.creating {
-      let committed = (try? result.get()) != nil
-      slots.withLock { slots in
-        guard var slot = slots[name] else {
-          preconditionFailure("engine: scene \"\(name)\" left the registry while a mutation creating it was in flight")
-        }
-        slot.creating -= 1
-        slot.exists = slot.exists || committed
-        slots[name] = slot.isHeld ? slot : nil
-      }
-    }
+    if entered.creating { created(name, committed: (try? result.get()) != nil) }
     return result
+  }
+
+  /// Commits `request` to the scene `name` as `mutate` does, without a task of the caller's
+  /// own (`SceneEngine.submit`): `completion` gets the result, at once when the request is
+  /// refused before reaching the scene, else once it is stored and published.
+  public func submit(
+    scene name: String, _ request: MutationRequest, executor: (any TaskExecutor)? = nil,
+    completion: @escaping SceneEngine.Completion
+  ) {
+    let entered: (scene: SceneEngine, creating: Bool)
+    do {
+      entered = try enter(name)
+    } catch {
+      completion(.failure(error))
+      return
+    }
+    guard entered.creating else {
+      entered.scene.submit(request, executor: executor, completion: completion)
+      return
+    }
+    entered.scene.submit(request, executor: executor) { result in
+      self.created(name, committed: (try? result.get()) != nil)
+      completion(result)
+    }
+  }
+
+  /// A mutation that held the slot of a scene not yet existing (`enter`) ended: the scene
+  /// exists once one committed; a slot nothing holds any more is removed.
+  private func created(_ name: String, committed: Bool) {
+    slots.withLock { slots in
+      guard var slot = slots[name] else {
+        preconditionFailure("engine: scene \"\(name)\" left the registry while a mutation creating it was in flight")
+      }
+      slot.creating -= 1
+      slot.exists = slot.exists || committed
+      slots[name] = slot.isHeld ? slot : nil
+    }
   }
 
   /// The scene for a mutation; a scene that does not exist yet gets (or

@@ -1,4 +1,5 @@
 import NavModel
+import Synchronization
 
 /// The authority for one scene: its state, version, op log and subscribers.
 ///
@@ -36,8 +37,19 @@ public actor SceneEngine {
     case lead
   }
   typealias Waiter = CheckedContinuation<Turn, Never>
-  private var pending: [(MutationRequest, Waiter)] = []
-  private var draining = false
+  /// What a submitted mutation is answered with (`submit`), called on the actor.
+  public typealias Completion = @Sendable (Result<MutationOutcome, NavError>) -> Void
+  /// How a queued mutation learns its result.
+  enum Reply: Sendable {
+    /// A `mutate` caller suspended in its own task, which may be handed the lead.
+    case waiter(Waiter)
+    /// A `submit` caller, which has no task to hand the lead to.
+    case callback(Completion)
+  }
+  var pending: [(MutationRequest, Reply)] = []
+  var draining = false
+  /// Mutations submitted from any thread (`submit`), not yet moved to `pending`.
+  let mailbox = Mutex(Mailbox())
 
   init(
     name: String, epoch: String, history: SceneHistory, configuration: EngineConfiguration, store: any SceneStore,
@@ -86,11 +98,13 @@ public actor SceneEngine {
   /// store at `--durability normal`) would make every mutation its own group:
   /// one commit and one write per subscriber each. Mutations arriving while a
   /// group is stored, or left over by `groupCapacity`, wait; the leader then
-  /// hands the lead to the oldest of them, so every commit runs in a caller's
-  /// own task (on its executor: navd's event loop), never in a task of its own.
+  /// hands the lead to the oldest of them (`handOffLead`), so every commit runs
+  /// in a caller's own task (on its executor: navd's event loop). Mutations
+  /// submitted without a task (`submit`, what navd uses) are led by the one
+  /// task that drains the mailbox, or join a `mutate` caller's group.
   public func mutate(_ request: MutationRequest) async -> Result<MutationOutcome, NavError> {
     if draining {
-      switch await withCheckedContinuation({ (waiter: Waiter) in pending.append((request, waiter)) }) {
+      switch await withCheckedContinuation({ (waiter: Waiter) in pending.append((request, .waiter(waiter))) }) {
       case .committed(let result): return result
       case .lead: break
       }
@@ -98,15 +112,44 @@ public actor SceneEngine {
       draining = true
       await Self.letQueuedCallsIn()
     }
+    var result: Result<MutationOutcome, NavError>?
+    await commitGroup(leading: request) { result = $0 }
+    await handOffLead()
+    guard let result else { preconditionFailure("scene \(name): a committed group did not answer its leader") }
+    return result
+  }
+
+  /// Commits the next group: `first`, then as many waiting mutations as the group may hold;
+  /// answers them in order, `first` through `answer`.
+  private func commitGroup(
+    leading first: MutationRequest, answer: (Result<MutationOutcome, NavError>) -> Void
+  ) async {
     let joined = takePending(upTo: groupCapacity - 1)
-    let results = await commitGroup([request] + joined.map(\.0))
-    for ((_, waiter), result) in zip(joined, results.dropFirst()) { waiter.resume(returning: .committed(result)) }
-    if pending.isEmpty {
-      draining = false
-    } else {
-      pending.removeFirst().1.resume(returning: .lead)
+    let results = await commitGroup([first] + joined.map(\.0))
+    answer(results[0])
+    for ((_, reply), result) in zip(joined, results.dropFirst()) {
+      switch reply {
+      case .waiter(let waiter): waiter.resume(returning: .committed(result))
+      case .callback(let completion): completion(result)
+      }
     }
-    return results[0]
+  }
+
+  /// After a group: hands the lead to the oldest waiting `mutate` caller; a submitted
+  /// mutation at the front has no task of its own, so the leader commits its group itself
+  /// and looks again. Draining ends when nothing waits.
+  func handOffLead() async {
+    while !pending.isEmpty {
+      let (request, reply) = pending.removeFirst()
+      switch reply {
+      case .waiter(let waiter):
+        waiter.resume(returning: .lead)
+        return
+      case .callback(let completion):
+        await commitGroup(leading: request, answer: completion)
+      }
+    }
+    draining = false
   }
 
   /// Mutations a group may hold: as many as fit `groupDocumentBytes` given the
@@ -126,7 +169,7 @@ public actor SceneEngine {
   /// The oldest `count` waiting mutations, removed from `pending`. When all of
   /// them are taken (a pipelined burst with no subscribers), the array itself
   /// is handed over: no request is copied.
-  private func takePending(upTo count: Int) -> [(MutationRequest, Waiter)] {
+  private func takePending(upTo count: Int) -> [(MutationRequest, Reply)] {
     if count >= pending.count {
       defer { pending = [] }
       return pending

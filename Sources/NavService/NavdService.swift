@@ -9,7 +9,9 @@ import Synchronization
 /// The io.navd interface: turns each call into engine work and its result into a reply.
 ///
 /// `handle` runs on the event loop and returns at once; the work runs in a
-/// Task on the scene's actor, which answers through the call's context.
+/// Task on the scene's actor, which answers through the call's context. A
+/// `Mutate` has no task of its own: it is submitted to its scene
+/// (`Engine.submit`), whose one task commits a whole pipelined burst.
 public final class NavdService: CallHandler {
   /// The scenes this service serves.
   public let engine: Engine
@@ -122,9 +124,9 @@ public final class NavdService: CallHandler {
     let request = MutationRequest(
       ops: call.ops, baseVersion: call.baseVersion, epoch: call.epoch, mutationId: call.mutationId,
       policy: ConflictPolicy(call.policy), client: call.clientId ?? "connection:\(context.connectionID)")
-    let engine = engine
-    run {
-      switch await engine.mutate(scene: call.scene, request) {
+    // No task per call (`Engine.submit`): a pipelined burst is one task and one group.
+    engine.submit(scene: call.scene, request, executor: executor) { result in
+      switch result {
       case .success(let outcome): context.reply(MutationReply(outcome))
       case .failure(let error): context.fail(error.errorName, error.parameters)
       }

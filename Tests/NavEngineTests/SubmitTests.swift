@@ -1,0 +1,86 @@
+import NavModel
+import Synchronization
+import Testing
+
+@testable import NavEngine
+
+/// `submit`: mutations queued without a task of their own (PROTOCOL.md §2 "Pipelining"),
+/// committed in submit order and in groups exactly as `mutate` commits them.
+@Suite("Submitted mutations: one task per burst, not per call")
+struct SubmitTests {
+  /// Completions as they are called, in order, for a test to await.
+  final class Answers: Sendable {
+    let stream: AsyncStream<Result<MutationOutcome, NavError>>
+    private let continuation: AsyncStream<Result<MutationOutcome, NavError>>.Continuation
+
+    init() { (stream, continuation) = AsyncStream.makeStream() }
+
+    /// A completion that records its result.
+    var completion: SceneEngine.Completion { { [continuation] in continuation.yield($0) } }
+  }
+
+  @Test("PROTOCOL §2 a burst submitted while a group is stored is the next group, in submit order, each answered once")
+  func burstIsOneGroupInOrder() async throws {
+    let store = GatedStore()
+    let scene = makeScene(store: store)
+    let answers = Answers()
+    var arrivals = store.arrivals.makeAsyncIterator()
+    var answered = answers.stream.makeAsyncIterator()
+    scene.submit(Sample.request([.push(Sample.item("inbox"), animated: false)]), completion: answers.completion)
+    #expect(try #require(await arrivals.next()).map(\.version) == [1])
+    for title in ["b", "c", "d"] {
+      scene.submit(Sample.request([Sample.title("inbox", title)]), completion: answers.completion)
+    }
+    store.release()
+    #expect(try await answered.next()?.get().version == 1)
+    #expect(
+      try #require(await arrivals.next()).map(\.version) == [2, 3, 4], "the three submitted meanwhile: one group")
+    store.release()
+    for version: UInt64 in [2, 3, 4] { #expect(try await answered.next()?.get().version == version) }
+    let (state, version) = await scene.snapshot()
+    #expect(version == 4)
+    #expect(state.navigationBar.items.map(\.title) == ["d"], "applied in submit order")
+  }
+
+  @Test(
+    "PROTOCOL §2 a mutate caller waiting behind a submitted group leads the next one, with what was submitted after it")
+  func mutateCallerTakesTheLead() async throws {
+    let store = GatedStore()
+    let scene = makeScene(store: store)
+    let answers = Answers()
+    var arrivals = store.arrivals.makeAsyncIterator()
+    var answered = answers.stream.makeAsyncIterator()
+    scene.submit(Sample.request([.push(Sample.item("inbox"), animated: false)]), completion: answers.completion)
+    _ = try #require(await arrivals.next())
+    let waiting = Task { await scene.mutate(Sample.request([Sample.title("inbox", "m")])) }
+    while await scene.pending.isEmpty { await Task.yield() }
+    scene.submit(Sample.request([Sample.title("inbox", "s")]), completion: answers.completion)
+    store.release()
+    #expect(try await answered.next()?.get().version == 1)
+    #expect(try #require(await arrivals.next()).map(\.version) == [2, 3])
+    store.release()
+    #expect(try await waiting.value.get().version == 2)
+    #expect(try await answered.next()?.get().version == 3)
+    #expect(await scene.snapshot().state.navigationBar.items.map(\.title) == ["s"])
+    #expect(await !scene.draining, "nothing waits, so draining ended")
+  }
+
+  @Test("V2 a submitted mutation creates its scene; a refused one leaves no scene and no slot")
+  func submitCreatesScenes() async throws {
+    var configuration = EngineConfiguration()
+    configuration.maxScenes = 2
+    let engine = Engine(configuration: configuration, store: InMemorySceneStore())
+    let answers = Answers()
+    var answered = answers.stream.makeAsyncIterator()
+    engine.submit(scene: "fresh", Sample.request([Sample.title("nowhere", "x")]), completion: answers.completion)
+    #expect(try #require(await answered.next()).failureValue?.code == .itemNotFound)
+    #expect(engine.sceneNames == ["main"])
+    engine.submit(scene: "bad name", Sample.request([Sample.button("b")]), completion: answers.completion)
+    #expect(try #require(await answered.next()).failureValue?.field == "scene", "refused before reaching a scene")
+    engine.submit(scene: "fresh", Sample.request([Sample.button("b")]), completion: answers.completion)
+    #expect(try await answered.next()?.get().version == 1)
+    #expect(engine.sceneNames == ["fresh", "main"])
+    engine.submit(scene: "other", Sample.request([Sample.button("b")]), completion: answers.completion)
+    #expect(try #require(await answered.next()).failureValue?.limit == "maxScenes")
+  }
+}
