@@ -121,8 +121,10 @@ struct OpLog: Sendable {
 
   /// Replays the oldest entry into the floor and frees it.
   private mutating func foldOldest() {
-    let dropped = entry(0)
-    slots[head] = nil
+    // Taken out of its slot, not copied and then cleared: no retain and release of its arrays.
+    guard let dropped = slots[head].take() else {
+      preconditionFailure("op log: slot \(head) is empty although the log holds \(head)..<\(slots.count)")
+    }
     head += 1
     bytes -= dropped.opsBytes
     Self.replay(dropped, limits: limits, into: &floorState)

@@ -123,7 +123,7 @@ public final class NavdService: CallHandler {
   private func mutate(_ call: MutateCall, _ context: any CallContext) {
     let request = MutationRequest(
       ops: call.ops, baseVersion: call.baseVersion, epoch: call.epoch, mutationId: call.mutationId,
-      policy: ConflictPolicy(call.policy), client: call.clientId ?? "connection:\(context.connectionID)")
+      policy: ConflictPolicy(call.policy), client: call.clientId ?? Self.connectionClient(context.connectionID))
     // No task per call (`Engine.submit`): a pipelined burst is one task and one group.
     engine.submit(scene: call.scene, request, executor: executor) { result in
       switch result {
@@ -162,7 +162,7 @@ public final class NavdService: CallHandler {
 
   private func activate(_ call: ActivateCall, _ context: any CallContext) throws(CallError) {
     let scene = try scene(call.scene)
-    let client = call.clientId ?? "connection:\(context.connectionID)"
+    let client = call.clientId ?? Self.connectionClient(context.connectionID)
     if call.item == ActivateCall.backButtonItem {
       run {
         switch await scene.activateBack(

@@ -34,11 +34,13 @@ extension Op {
     Self.append(#","op":"updateNavigationItem","set":{"#, to: &out)
     for (i, field) in fields.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
-      JSONWriter.writeString(field.name, into: &out)
-      out.append(UInt8(ascii: ":"))
       if case .title(let title?) = field {
-        JSONWriter.writeString(title, into: &out)  // what `write(field.value)` writes, without the JSONValue
+        // The name as a literal, the title as `write(field.value)` writes it, without the JSONValue.
+        Self.append(#""title":"#, to: &out)
+        JSONWriter.writeString(title, into: &out)
       } else {
+        JSONWriter.writeString(field.name, into: &out)
+        out.append(UInt8(ascii: ":"))
         JSONWriter.write(field.value, into: &out)
       }
     }
