@@ -14,7 +14,8 @@ extension SceneEngine {
   /// Requests queued by `submit`, and whether a task to drain them is already on its way.
   /// Bounded like `pending`: each request is a call in flight, and the server bounds those.
   struct Mailbox: Sendable {
-    var requests: [(MutationRequest, Completion)] = []
+    /// Already in `pending`'s form, so moving them there copies no request.
+    var requests: [(MutationRequest, Reply)] = []
     var scheduled = false
   }
 
@@ -26,7 +27,7 @@ extension SceneEngine {
     _ request: MutationRequest, executor: (any TaskExecutor)? = nil, completion: @escaping Completion
   ) {
     let start = mailbox.withLock { box in
-      box.requests.append((request, completion))
+      box.requests.append((request, .callback(completion)))
       defer { box.scheduled = true }
       return !box.scheduled
     }
@@ -37,8 +38,11 @@ extension SceneEngine {
   /// this task leads; otherwise the leader commits them after its group.
   private func drainMailbox() async {
     while let submitted = takeMailbox() {
-      pending.reserveCapacity(pending.count + submitted.count)
-      for (request, completion) in submitted { pending.append((request, .callback(completion))) }
+      if pending.isEmpty {
+        pending = submitted
+      } else {
+        pending.append(contentsOf: submitted)
+      }
       guard !draining else { continue }
       draining = true
       await handOffLead()
@@ -46,14 +50,15 @@ extension SceneEngine {
   }
 
   /// Everything in the mailbox, emptied; nil (and no task scheduled any more) when it is empty.
-  private func takeMailbox() -> [(MutationRequest, Completion)]? {
+  private func takeMailbox() -> [(MutationRequest, Reply)]? {
     mailbox.withLock { box in
       guard !box.requests.isEmpty else {
         box.scheduled = false
         return nil
       }
-      defer { box.requests = [] }
-      return box.requests
+      var taken: [(MutationRequest, Reply)] = []
+      swap(&taken, &box.requests)
+      return taken
     }
   }
 }

@@ -125,7 +125,12 @@ public actor SceneEngine {
     leading first: MutationRequest, answer: (Result<MutationOutcome, NavError>) -> Void
   ) async {
     let joined = takePending(upTo: groupCapacity - 1)
-    let results = await commitGroup([first] + joined.map(\.0))
+    // Planned from `first` and the waiting requests where they are: no array of copies.
+    var plan = GroupPlan(state: state, version: version, snapshots: snapshots)
+    plan.reserveCapacity(joined.count + 1)
+    self.plan(first, into: &plan)
+    for index in joined.indices { self.plan(joined[index].0, into: &plan) }
+    let results = await commit(plan)
     answer(results[0])
     for ((_, reply), result) in zip(joined, results.dropFirst()) {
       switch reply {
@@ -191,7 +196,11 @@ public actor SceneEngine {
   /// judged with the group's versions in view becomes StorageFailed, so no
   /// one is told of a version that the next group will number again.
   func commitGroup(_ group: [MutationRequest]) async -> [Result<MutationOutcome, NavError>] {
-    let plan = planGroup(group)
+    await commit(planGroup(group))
+  }
+
+  /// Phase two of `commitGroup`: stores a planned group, then installs and publishes it.
+  private func commit(_ plan: GroupPlan) async -> [Result<MutationOutcome, NavError>] {
     guard plan.hasVersions else { return plan.results }
     do {
       try await store.commit(records(for: plan))
