@@ -1,4 +1,5 @@
 import NavModel
+import NavTestSupport
 import Synchronization
 import Testing
 
@@ -82,5 +83,52 @@ struct SubmitTests {
     #expect(engine.sceneNames == ["fresh", "main"])
     engine.submit(scene: "other", Sample.request([Sample.button("b")]), completion: answers.completion)
     #expect(try #require(await answered.next()).failureValue?.limit == "maxScenes")
+  }
+
+  @Test(
+    "PROTOCOL §2 CONFLICTS V1-V4 I1 random requests submitted in bursts: the results and state that mutate gives one by one"
+  )
+  func randomBurstsMatchMutate() async throws {
+    let seed = SplitMix64.testSeed(default: 0x5_0B31_7ED)
+    var random = RandomMutations(seed: seed)
+    let reference = makeScene()
+    var requests: [MutationRequest] = []
+    var expected: [Result<MutationOutcome, NavError>] = []
+    for _ in 0..<400 {
+      let (state, version) = await reference.snapshot()
+      let retries = requests.filter { $0.mutationId != nil }
+      // Some are retries: the same client, id and ops again (a replay, I1).
+      let request =
+        !retries.isEmpty && random.chance(0.15)
+        ? random.pick(retries)
+        : MutationRequest(
+          ops: random.ops(seeing: state),
+          baseVersion: random.chance(0.4) ? UInt64(random.pick(Array(0...Int(version)))) : nil,
+          mutationId: random.chance(0.3) ? "m\(random.pick(Array(0..<40)))" : nil,
+          policy: random.chance(0.3) ? .failOnConflict : .lastWriterWins, client: random.pick(["a", "b"]))
+      requests.append(request)
+      expected.append(await reference.mutate(request))
+    }
+    // The mix covers commits, errors, conflicts' overwrites and replays of a remembered id.
+    #expect(expected.contains { $0.failureValue != nil }, "seed \(seed)")
+    #expect(expected.contains { (try? $0.get())?.replayed == true }, "seed \(seed)")
+    #expect(expected.contains { (try? $0.get())?.overwritten.isEmpty == false }, "seed \(seed)")
+    let scene = makeScene()
+    let answers = Answers()
+    var answered = answers.stream.makeAsyncIterator()
+    var results: [Result<MutationOutcome, NavError>] = []
+    var next = 0
+    while next < requests.count {
+      let burst = min(requests.count - next, random.pick(Array(1...64)))
+      for request in requests[next..<next + burst] { scene.submit(request, completion: answers.completion) }
+      for _ in 0..<burst { results.append(try #require(await answered.next())) }
+      next += burst
+    }
+    for (index, (result, reference)) in zip(results, expected).enumerated() {
+      #expect(result == reference, "seed \(seed) (NAVD_TEST_SEED=\(seed)), request \(index): \(requests[index])")
+    }
+    let (state, version) = await scene.snapshot()
+    let (referenceState, referenceVersion) = await reference.snapshot()
+    #expect(version == referenceVersion && state == referenceState, "seed \(seed) (NAVD_TEST_SEED=\(seed))")
   }
 }
