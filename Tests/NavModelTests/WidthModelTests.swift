@@ -27,7 +27,7 @@ struct WidthModelTests {
     }
   }
 
-  @Test("R31 the ASCII count is String.count: CR LF is one cluster, a mark after ASCII joins it")
+  @Test("R31 the ASCII count is String.count: CR LF is one cluster, a mark after ASCII joins it, word by word too")
   func characterCount() {
     let seed = SplitMix64.testSeed(default: 0x3131)
     print("WidthModelTests.characterCount: seed \(seed) (NAVD_TEST_SEED to replay)")
@@ -37,6 +37,12 @@ struct WidthModelTests {
       "", "Inbox", "a\r\nb", "\r\r\n\n", "\n\r", "e\u{301}", "ab\u{301}c", String(repeating: "x", count: 300),
     ]
     for _ in 0..<2000 { cases.append((0..<rng.int(0...8)).map { _ in rng.pick(pieces) }.joined()) }
+    // Long mostly-ASCII strings, so whole eight-byte words are counted at once
+    // and the odd CR or non-ASCII byte lands anywhere in a word.
+    let ascii = ["a", "Z", " ", "~", "\t", "0"]
+    for _ in 0..<2000 {
+      cases.append((0..<rng.int(0...40)).map { _ in rng.chance(90) ? rng.pick(ascii) : rng.pick(pieces) }.joined())
+    }
     for text in cases {
       #expect(WidthModel.characterCount(text) == text.count, "\(Array(text.unicodeScalars)); seed \(seed)")
     }
