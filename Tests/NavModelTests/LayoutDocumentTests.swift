@@ -1,6 +1,7 @@
-import NavModel
 import NavTestSupport
 import Testing
+
+@testable import NavModel
 
 /// `LayoutDocument` against the reference it replaces on the hot path: the
 /// full `LayoutResolver.resolve(_:metrics:)`, its `json`, and
@@ -81,5 +82,87 @@ struct LayoutDocumentTests {
       }
     }
     #expect(deepStacks > 100, "the generator rarely built a stack deeper than 2; seed \(seed)")
+  }
+
+  /// What `LayoutResolver.onlyTopTitleChanged` answers without copying the
+  /// state: the two bars' inputs made whole and compared.
+  static func referenceOnlyTopTitleChanged(from old: SceneState, to new: SceneState) -> Bool {
+    guard let oldTop = old.navigationBar.topItem, let newTop = new.navigationBar.topItem, oldTop.title != newTop.title
+    else { return false }
+    var retitled = LayoutResolver.navigationBarInputs(of: old)
+    retitled.navigationBar.items[retitled.navigationBar.items.count - 1].title = newTop.title
+    return retitled == LayoutResolver.navigationBarInputs(of: new)
+      && LayoutResolver.toolbarInputs(of: old) == LayoutResolver.toolbarInputs(of: new)
+  }
+
+  @Test("R19–R28 R46 the title fast path is taken exactly when both bars' inputs differ in the top title alone")
+  func onlyTopTitleChanged() {
+    let seed = SplitMix64.testSeed(default: 0x1A70_0D0C_0002)
+    print("LayoutDocumentTests.onlyTopTitleChanged: seed \(seed) (NAVD_TEST_SEED to replay)")
+    var generator = LayoutOpGenerator(rng: SplitMix64(seed: seed))
+    var state = SceneState.empty
+    var retitles = 0
+    var others = 0
+    for step in 0..<4000 {
+      let ops = (0..<(generator.rng.chance(70) ? 1 : 2)).map { _ in generator.op(in: state) }
+      guard let result = try? state.applying(ops) else { continue }
+      let expected = Self.referenceOnlyTopTitleChanged(from: state, to: result.state)
+      let answer = LayoutResolver.onlyTopTitleChanged(
+        navigationBarInputs: LayoutResolver.navigationBarInputs(of: state),
+        toolbarInputs: LayoutResolver.toolbarInputs(of: state), to: result.state)
+      #expect(answer == expected, "seed \(seed) step \(step) ops \(ops)")
+      if expected {
+        retitles += 1
+      } else if state.navigationBar.topItem?.title != result.state.navigationBar.topItem?.title {
+        others += 1
+      }
+      state = result.state
+    }
+    #expect(retitles > 80, "only \(retitles) title-only changes; seed \(seed)")
+    #expect(others > 50, "only \(others) title changes with something else; seed \(seed)")
+  }
+
+  @Test("R19–R28 R46 a title change with any other part of the state is not a title-only change")
+  func titleWithAnotherChange() {
+    let base = SceneState(
+      navigationBar: NavigationBarState(items: [
+        NavigationItem(id: "deep", title: "Deep"), NavigationItem(id: "back", title: "Back"),
+        NavigationItem(id: "top", title: "Top"),
+      ]))
+    var retitled = base
+    retitled.navigationBar.items[2].title = "Pot"
+    let changes: [(String, (inout SceneState) -> Void)] = [
+      ("back item", { $0.navigationBar.items[1].title = "Front" }),
+      ("top item's prompt", { $0.navigationBar.items[2].prompt = "Prompt" }),
+      ("top item's id", { $0.navigationBar.items[2].id = "other" }),
+      ("stack depth", { $0.navigationBar.items.removeFirst(2) }),
+      ("navigation bar hidden", { $0.navigationBar.hidden = true }),
+      ("navigation bar appearance", { $0.navigationBar.appearance.tintColor = Color.black }),
+      ("toolbar", { $0.toolbar.hidden = true }),
+      ("bar button items", { $0.barButtonItems["b"] = BarButtonItem(id: "b") }),
+      ("tint", { $0.tintColor = Color.black }),
+      ("appearance defaults", { $0.appearanceDefaults.barButtonItemTintColor = Color.black }),
+    ]
+    func answer(_ state: SceneState) -> Bool {
+      LayoutResolver.onlyTopTitleChanged(
+        navigationBarInputs: LayoutResolver.navigationBarInputs(of: base),
+        toolbarInputs: LayoutResolver.toolbarInputs(of: base), to: state)
+    }
+    #expect(answer(retitled))
+    var deeper = retitled
+    deeper.navigationBar.items[0].title = "Deeper"
+    #expect(answer(deeper), "the navigation bar reads no item below the back item")
+    for (name, change) in changes {
+      var state = retitled
+      change(&state)
+      #expect(!answer(state), "\(name)")
+    }
+    // `onlyTopTitleChanged` names each stored property of these two types:
+    // one added to them must be added there (and above).
+    #expect(
+      Mirror(reflecting: base).children.map(\.label) == [
+        "navigationBar", "toolbar", "barButtonItems", "tintColor", "appearanceDefaults",
+      ])
+    #expect(Mirror(reflecting: base.navigationBar).children.map(\.label) == ["items", "hidden", "appearance"])
   }
 }

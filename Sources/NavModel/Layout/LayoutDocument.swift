@@ -8,12 +8,14 @@
 /// type to them — but it does less work:
 /// - a bar whose inputs did not change is not resolved again: a title
 ///   change re-lays out the navigation bar and leaves the toolbar alone;
-/// - when only the top item's title changed, the navigation bar keeps its
-///   resolved items, back button and appearance and redoes only the centre
-///   and the geometry (`LayoutResolver.retitled`), and not even the
-///   geometry when the new title takes the width the old one did; when
-///   nothing but the centre moved, only the centre's JSON is written
-///   (`updateCentre`);
+/// - when only the top item's title changed (found without copying the
+///   state, `LayoutResolver.onlyTopTitleChanged`), the navigation bar keeps
+///   its resolved items, back button and appearance and redoes only the
+///   centre and the geometry, and not even the geometry when the new title
+///   takes the width the old one did (`LayoutResolver.retitled`): then the
+///   title is set in place in the layout and the document, and the patch is
+///   its one `replace` (`retitle`); when nothing but the centre moved, only
+///   the centre's JSON is written (`updateCentre`);
 /// - a part of the document whose resolved value did not change keeps the
 ///   previous document's JSON (`Layout.write(reusing:)`), so only the
 ///   changed parts are encoded;
@@ -48,27 +50,17 @@ public struct LayoutDocument: Sendable {
   /// changed, and returns the patch from the previous `json` to the new one.
   @discardableResult
   public mutating func update(to state: SceneState) -> [PatchOperation] {
+    if LayoutResolver.onlyTopTitleChanged(
+      navigationBarInputs: navigationBarInputs, toolbarInputs: toolbarInputs, to: state)
+    {
+      return retitle(state.navigationBar.topItem?.title)
+    }
     var next = layout
-    // Set when the navigation bar is known to have changed in its centre alone.
-    var centreOnly = false
     let navigationBarInputs = LayoutResolver.navigationBarInputs(of: state)
-    // Asked first: when it holds, the inputs differ and need no other comparison.
-    let retitle = LayoutResolver.onlyTopTitleChanged(from: self.navigationBarInputs, to: navigationBarInputs)
-    let navigationBarResolved = retitle || navigationBarInputs != self.navigationBarInputs
+    let navigationBarResolved = navigationBarInputs != self.navigationBarInputs
     if navigationBarResolved {
-      if retitle {
-        let title = navigationBarInputs.navigationBar.topItem?.title
-        navigationBarDraft = LayoutResolver.retitled(navigationBarDraft, title: title)
-        if let retitled = LayoutResolver.retitled(layout.navigationBar, title: title) {
-          next.navigationBar = retitled
-          centreOnly = true
-        } else {
-          next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
-        }
-      } else {
-        navigationBarDraft = LayoutResolver.navigationBarDraft(navigationBarInputs, metrics: metrics)
-        next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
-      }
+      navigationBarDraft = LayoutResolver.navigationBarDraft(navigationBarInputs, metrics: metrics)
+      next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
       self.navigationBarInputs = navigationBarInputs
     }
     let toolbarInputs = LayoutResolver.toolbarInputs(of: state)
@@ -78,8 +70,36 @@ public struct LayoutDocument: Sendable {
       self.toolbarInputs = toolbarInputs
     }
     if !navigationBarResolved && !toolbarResolved { return [] }
+    return move(to: next, toolbarResolved: toolbarResolved)
+  }
+
+  /// Where a title change writes: the `title` member of the navigation bar's centre.
+  private static let centreTitle = JSONPointer(tokens: ["navigationBar", "centre", "title"])
+
+  /// Moves the document to the state of its inputs with the top item's title
+  /// now `title`, all else unchanged (`LayoutResolver.onlyTopTitleChanged`).
+  /// Everything is changed in place; when the title keeps its width, the
+  /// layout's one change is the centre's title, and the patch is the one
+  /// `replace` of its member that `PatchBuilder.diff` finds.
+  private mutating func retitle(_ title: String?) -> [PatchOperation] {
+    navigationBarInputs.navigationBar.items[navigationBarInputs.navigationBar.items.count - 1].title = title
+    navigationBarDraft.layout.centre?.title = title
+    if let centre = layout.navigationBar.centre.flatMap({ LayoutResolver.retitled($0, title: title) }) {
+      layout.navigationBar.centre = centre
+      let value = title.map(JSONValue.string) ?? .null
+      json.replaceMember(at: Self.centreTitle.tokens[...], with: value)
+      return [.replace(path: Self.centreTitle, value: value)]
+    }
+    var next = layout
+    next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
+    return move(to: next, toolbarResolved: false)
+  }
+
+  /// Moves the document to `next`, whose bars are re-resolved (the toolbar
+  /// when `toolbarResolved`), and returns the patch.
+  private mutating func move(to next: Layout, toolbarResolved: Bool) -> [PatchOperation] {
     var patch: [PatchOperation] = []
-    if !toolbarResolved, centreOnly || layout.navigationBar.differsOnlyInCentre(from: next.navigationBar),
+    if !toolbarResolved, layout.navigationBar.differsOnlyInCentre(from: next.navigationBar),
       updateCentre(to: next.navigationBar, patch: &patch)
     {
       return patch

@@ -34,37 +34,45 @@ public enum LayoutResolver {
     return draft.layout
   }
 
-  /// Whether two navigation bar inputs differ only in the top item's title:
-  /// the one change that leaves the draft as it was but for the centre's
-  /// title (`retitled`), since the title is read nowhere else (R19–R28).
-  static func onlyTopTitleChanged(from old: SceneState, to new: SceneState) -> Bool {
-    guard let oldTop = old.navigationBar.topItem, let newTop = new.navigationBar.topItem, oldTop.title != newTop.title
+  /// Whether `state` differs from the state the two inputs were taken from
+  /// (`navigationBarInputs(of:)`, `toolbarInputs(of:)`) in the top item's
+  /// title alone, of all that either bar reads: the one change that leaves
+  /// the draft as it was but for the centre's title (`retitled`), since the
+  /// title is read nowhere else (R19–R28).
+  ///
+  /// What `navigationBarInputs(of: state)` and `toolbarInputs(of: state)`
+  /// compared with the inputs would say, but read part by part, so neither
+  /// input is made of `state`: those copies of the whole state, and the
+  /// comparisons of its blanked parts, cost more than the rest of a title
+  /// change. So it names every stored property of `SceneState` and
+  /// `NavigationBarState` (a test holds it to their count); the toolbar
+  /// inputs keep the shared parts (items, tints, appearance defaults) as
+  /// current as the navigation bar's do.
+  static func onlyTopTitleChanged(
+    navigationBarInputs: SceneState, toolbarInputs: SceneState, to state: SceneState
+  ) -> Bool {
+    let old = navigationBarInputs.navigationBar
+    let new = state.navigationBar
+    guard let newTop = new.topItem, var top = old.topItem, top.title != newTop.title,
+      old.items.count == min(new.items.count, 2)
     else { return false }
-    var retitled = old
-    retitled.navigationBar.items[retitled.navigationBar.items.count - 1].title = newTop.title
-    return retitled == new
+    top.title = newTop.title
+    return top == newTop && old.backItem == new.backItem && old.hidden == new.hidden
+      && old.appearance == new.appearance && state.toolbar == toolbarInputs.toolbar
+      && state.barButtonItems == toolbarInputs.barButtonItems && state.tintColor == toolbarInputs.tintColor
+      && state.appearanceDefaults == toolbarInputs.appearanceDefaults
   }
 
-  /// `draft` with the top item's title now `title`: what
-  /// `navigationBarDraft` gives when nothing else changed (`onlyTopTitleChanged`).
-  static func retitled(_ draft: NavigationBarDraft, title: String?) -> NavigationBarDraft {
-    var draft = draft
-    draft.layout.centre?.title = title
-    return draft
-  }
-
-  /// The laid-out bar `layout` with the top item's title now `title`, when
-  /// that leaves the title's width `t` as it was (R33): the geometry
+  /// The laid-out centre `centre` with the top item's title now `title`,
+  /// when that leaves the title's width `t` as it was (R33): the geometry
   /// (R35–R37) depends on the title only through `t`, so it stays. Nil when
   /// the width changed, and the bar must be laid out again.
-  static func retitled(_ layout: NavigationBarLayout, title: String?) -> NavigationBarLayout? {
-    guard var centre = layout.centre else { return nil }
+  static func retitled(_ centre: CentreLayout, title: String?) -> CentreLayout? {
+    var centre = centre
     let width = WidthModel.titleWidth(centre)
     centre.title = title
     guard WidthModel.titleWidth(centre) == width else { return nil }
-    var layout = layout
-    layout.centre = centre
-    return layout
+    return centre
   }
 
   /// The toolbar of `resolve(state, metrics:)`. It reads only what
