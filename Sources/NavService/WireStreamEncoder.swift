@@ -57,13 +57,13 @@ public struct WireStreamEncoder: StreamEncoder {
     out.append(UInt8(ascii: "{"))
     if let from = operation.from {
       out += #""from":"#.utf8
-      JSONWriter.writeString(from.description, into: &out)
+      from.writeJSONString(into: &out)
       out.append(UInt8(ascii: ","))
     }
     out += #""op":"#.utf8
     JSONWriter.writeString(operation.name, into: &out)
     out += #","path":"#.utf8
-    JSONWriter.writeString(operation.path.description, into: &out)
+    operation.path.writeJSONString(into: &out)
     if let value = operation.value {
       out += #","value":"#.utf8
       JSONWriter.write(value, into: &out)

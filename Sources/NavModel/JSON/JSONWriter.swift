@@ -59,12 +59,29 @@ public enum JSONWriter {
 
   static func writeNumber(_ n: Double, into out: inout [UInt8]) {
     if n.rounded() == n, abs(n) <= 9_007_199_254_740_992 {
-      out.append(contentsOf: String(Int64(n)).utf8)
+      writeInteger(Int64(n), into: &out)
     } else if n.isFinite {
       out.append(contentsOf: "\(n)".utf8)
     } else {
       // JSON has no NaN or infinity; the model never holds one, so this is a last resort.
       out.append(contentsOf: "null".utf8)
+    }
+  }
+
+  /// Appends `value` in decimal, as `String(value)` writes it, without
+  /// making the string (which cost an allocation per version number).
+  static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for Int64.min's 19 digits
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var start = buffer.count
+      var rest = value.magnitude
+      repeat {
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      } while rest != 0
+      out.append(contentsOf: buffer[start...])
     }
   }
 
@@ -77,6 +94,13 @@ public enum JSONWriter {
   /// in a word that may hold one to escape.
   public static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    writeStringContents(s, into: &out)
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends `s` escaped as in a JSON string, without the quotes: for a
+  /// writer that makes one string of several parts (`JSONPointer.writeJSONString`).
+  static func writeStringContents(_ s: String, into out: inout [UInt8]) {
     var s = s
     s.withUTF8 { utf8 in
       var runStart = 0
@@ -102,7 +126,6 @@ public enum JSONWriter {
       }
       out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
-    out.append(UInt8(ascii: "\""))
   }
 
   /// Whether any of the eight bytes of `word` may need an escape: below 0x20, `"` or `\`.
