@@ -50,7 +50,7 @@ struct LayoutDocumentTests {
     }
     // Guard against a generator whose ops are all rejected.
     #expect(updates > Self.sequences * Self.opsPerSequence, "only \(updates) updates checked; seed \(seed)")
-    // The title-only fast path (`LayoutResolver.retitled`) must be exercised.
+    // The title-only fast path (`LayoutResolver.retitle`) must be exercised.
     #expect(retitles > Self.sequences * Self.opsPerSequence / 10, "only \(retitles) retitles checked; seed \(seed)")
   }
 

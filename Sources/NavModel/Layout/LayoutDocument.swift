@@ -12,7 +12,7 @@
 ///   state, `LayoutResolver.onlyTopTitleChanged`), the navigation bar keeps
 ///   its resolved items, back button and appearance and redoes only the
 ///   centre and the geometry, and not even the geometry when the new title
-///   takes the width the old one did (`LayoutResolver.retitled`): then the
+///   takes the width the old one did (`LayoutResolver.retitle`): then the
 ///   title is set in place in the layout and the document, and the patch is
 ///   its one `replace` (`retitle`); when nothing but the centre moved, only
 ///   the centre's JSON is written (`updateCentre`);
@@ -83,9 +83,8 @@ public struct LayoutDocument: Sendable {
   /// `replace` of its member that `PatchBuilder.diff` finds.
   private mutating func retitle(_ title: String?) -> [PatchOperation] {
     navigationBarInputs.navigationBar.items[navigationBarInputs.navigationBar.items.count - 1].title = title
-    navigationBarDraft.layout.centre?.title = title
-    if let centre = layout.navigationBar.centre.flatMap({ LayoutResolver.retitled($0, title: title) }) {
-      layout.navigationBar.centre = centre
+    if LayoutResolver.retitle(&navigationBarDraft, title: title), layout.navigationBar.centre != nil {
+      layout.navigationBar.centre?.title = title
       let value = title.map(JSONValue.string) ?? .null
       json.replaceMember(at: Self.centreTitle.tokens[...], with: value)
       return [.replace(path: Self.centreTitle, value: value)]

@@ -9,8 +9,8 @@ extension LayoutResolver {
   static func layOut(_ draft: inout NavigationBarDraft, width w: Double) {
     let p = WidthModel.edgePadding
     let s = WidthModel.spacing
-    guard let centre = draft.layout.centre else { return }  // an empty stack draws nothing
-    let t = WidthModel.titleWidth(centre)
+    guard draft.layout.centre != nil else { return }  // an empty stack draws nothing
+    let t = draft.titleWidth
 
     // Step 1: the title region.
     let cL = (w - t) / 2

@@ -37,7 +37,7 @@ public enum LayoutResolver {
   /// Whether `state` differs from the state the two inputs were taken from
   /// (`navigationBarInputs(of:)`, `toolbarInputs(of:)`) in the top item's
   /// title alone, of all that either bar reads: the one change that leaves
-  /// the draft as it was but for the centre's title (`retitled`), since the
+  /// the draft as it was but for the centre's title (`retitle`), since the
   /// title is read nowhere else (R19–R28).
   ///
   /// What `navigationBarInputs(of: state)` and `toolbarInputs(of: state)`
@@ -63,16 +63,18 @@ public enum LayoutResolver {
       && state.appearanceDefaults == toolbarInputs.appearanceDefaults
   }
 
-  /// The laid-out centre `centre` with the top item's title now `title`,
-  /// when that leaves the title's width `t` as it was (R33): the geometry
-  /// (R35–R37) depends on the title only through `t`, so it stays. Nil when
-  /// the width changed, and the bar must be laid out again.
-  static func retitled(_ centre: CentreLayout, title: String?) -> CentreLayout? {
-    var centre = centre
-    let width = WidthModel.titleWidth(centre)
-    centre.title = title
-    guard WidthModel.titleWidth(centre) == width else { return nil }
-    return centre
+  /// Sets the centre's title in `draft` to `title`, what `navigationBarDraft`
+  /// gives when nothing else changed (`onlyTopTitleChanged`), and says
+  /// whether the title's width `t` is as it was (R33): the geometry
+  /// (R35–R37) depends on the title only through `t`, so a laid-out centre
+  /// keeps its extent and truncation. When it is not (or there is no
+  /// centre), the bar must be laid out again.
+  static func retitle(_ draft: inout NavigationBarDraft, title: String?) -> Bool {
+    guard draft.layout.centre != nil else { return false }
+    draft.layout.centre?.title = title
+    let width = draft.layout.centre.map(WidthModel.titleWidth) ?? 0
+    defer { draft.titleWidth = width }
+    return width == draft.titleWidth
   }
 
   /// The toolbar of `resolve(state, metrics:)`. It reads only what
@@ -115,6 +117,9 @@ public enum LayoutResolver {
     var layout: NavigationBarLayout
     /// Back button width (R33), when shown.
     var backWidth: Double?
+    /// The title width `t` (R33) of the centre; 0 without one. Kept so a
+    /// title change measures only the new title (`retitle`).
+    var titleWidth: Double
     /// Left items in array order, flexible spaces removed (R27).
     var left: [Candidate]
     /// Right items in array order (rightmost first), flexible spaces removed (R27).
@@ -142,7 +147,7 @@ public enum LayoutResolver {
       layout: NavigationBarLayout(
         hidden: bar.hidden, topItem: nil, prompt: nil, backButton: nil, left: [], centre: nil, right: [],
         overflow: [], appearance: appearance),
-      backWidth: nil, left: [], right: [])
+      backWidth: nil, titleWidth: 0, left: [], right: [])
     guard let top = bar.topItem else { return draft }
 
     let leftIDs = top.leftBarButtonItems.filter { state.barButtonItems.contains($0) }
@@ -154,7 +159,9 @@ public enum LayoutResolver {
     }
     draft.layout.left = draft.left.map(\.item)
     draft.layout.right = draft.right.reversed().map(\.item)
-    draft.layout.centre = centre(of: top, hasLeftItems: !leftIDs.isEmpty)
+    let centre = centre(of: top, hasLeftItems: !leftIDs.isEmpty)
+    draft.layout.centre = centre
+    draft.titleWidth = WidthModel.titleWidth(centre)
 
     let showsBackButton = !top.hidesBackButton && (leftIDs.isEmpty || top.leftItemsSupplementBackButton)
     if let back = bar.backItem, showsBackButton {
