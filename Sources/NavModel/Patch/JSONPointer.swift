@@ -108,6 +108,12 @@ public struct JSONPointer: Hashable, Sendable {
     return String(decoding: out, as: UTF8.self)
   }
 
+  /// Whether `byte` is escaped in a pointer's text (`~`, `/`) or in a JSON string.
+  private static func needsEitherEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "~")
+      || byte == UInt8(ascii: "/")
+  }
+
   /// Whether `token` holds a `~` or a `/`, which `escape` rewrites. Read
   /// from the string's bytes in place: its `utf8` view, read byte by byte,
   /// cost ~40 instructions a byte.
@@ -165,7 +171,14 @@ extension JSONPointer {
     out.append(UInt8(ascii: "\""))
     for token in tokens {
       out.append(UInt8(ascii: "/"))
-      JSONWriter.writeStringContents(JSONPointer.needsEscape(token) ? JSONPointer.escape(token) : token, into: &out)
+      var token = token
+      // A token with nothing to escape, either way, as almost every one: copied in one go.
+      let copied = token.withUTF8 { utf8 in
+        guard !utf8.contains(where: Self.needsEitherEscape) else { return false }
+        out.append(contentsOf: utf8)
+        return true
+      }
+      if !copied { JSONWriter.writeStringContents(JSONPointer.escape(token), into: &out) }
     }
     out.append(UInt8(ascii: "\""))
   }
