@@ -56,8 +56,11 @@ public enum LayoutResolver {
     guard let newTop = new.topItem, var top = old.topItem, top.title != newTop.title,
       old.items.count == min(new.items.count, 2)
     else { return false }
+    // The back item, when there is one, read in place: comparing the two
+    // `backItem` optionals copied each twice (~1,600 instructions).
+    if old.items.count == 2, old.items[0] != new.items[new.items.count - 2] { return false }
     top.title = newTop.title
-    return top == newTop && old.backItem == new.backItem && old.hidden == new.hidden
+    return top == newTop && old.hidden == new.hidden
       && old.appearance == new.appearance && state.toolbar == toolbarInputs.toolbar
       && state.barButtonItems == toolbarInputs.barButtonItems && state.tintColor == toolbarInputs.tintColor
       && state.appearanceDefaults == toolbarInputs.appearanceDefaults
