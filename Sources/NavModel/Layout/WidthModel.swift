@@ -31,15 +31,29 @@ public enum WidthModel {
   /// `string.count`, counted without segmenting while the string is ASCII,
   /// where every byte is a cluster of its own but the LF of a CR LF (UAX #29
   /// GB3); from the first non-ASCII byte on it is `String.count` after all.
-  /// Segmenting costs about 25 instructions a character, and a title change
-  /// measures its title twice.
+  /// Segmenting costs about 25 instructions a character, and every title
+  /// change measures its title.
   ///
-  /// Eight bytes are taken at a time: a word with no byte above 0x7F and no
-  /// CR, after a byte that is no CR, is eight clusters (`isPlainASCII`); only
-  /// a word that may hold either, or follows a CR, is looked at byte by byte.
+  /// A string with no byte above 0x7F and no CR, found eight bytes at a
+  /// time, is as many clusters as bytes. Otherwise eight bytes are still
+  /// taken at a time: a word with no byte above 0x7F and no CR, after a byte
+  /// that is no CR, is eight clusters (`isPlainASCII`); only a word that may
+  /// hold either, or follows a CR, is looked at byte by byte.
   static func characterCount(_ string: String) -> Int {
     var string = string
     let ascii: Int? = string.withUTF8 { utf8 in
+      // Most titles are plain ASCII throughout: one tight pass over the
+      // words says so, and the count is the length.
+      var unplain: UInt64 = 0
+      var word = 0
+      if let base = utf8.baseAddress {
+        while word + 8 <= utf8.count {
+          unplain |= unplainBits(UnsafeRawPointer(base + word).loadUnaligned(as: UInt64.self))
+          word += 8
+        }
+      }
+      for byte in utf8[word...] where byte >= 0x80 || byte == UInt8(ascii: "\r") { unplain = 1 }
+      if unplain == 0 { return utf8.count }
       var count = 0
       var previous: UInt8 = 0
       var i = 0
@@ -67,11 +81,16 @@ public enum WidthModel {
   /// Whether none of the eight bytes of `word` is above 0x7F or a CR: then
   /// each is a cluster of its own. A false "no" only means a slower count.
   static func isPlainASCII(_ word: UInt64) -> Bool {
+    unplainBits(word) == 0
+  }
+
+  /// Nonzero when a byte of `word` may be above 0x7F or a CR (`isPlainASCII`).
+  static func unplainBits(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high: UInt64 = 0x8080_8080_8080_8080
     // A CR is a zero byte once xored with CR repeated; a zero byte borrows.
     let cr = word ^ (ones &* 0x0D)
-    return (word | ((cr &- ones) & ~cr)) & high == 0
+    return (word | ((cr &- ones) & ~cr)) & high
   }
 
   /// `w(i)` (R32), first rule that applies; nil for a flexible space, whose
