@@ -9,7 +9,8 @@ struct CheckpointLimits: Sendable {
   /// A PASSIVE checkpoint starts once the WAL holds this many pages (SQLite's own default, ~4 MiB).
   var passivePages = 1000
   /// Past this many pages (~16 MiB) the WAL is reset even if writes keep coming: a TRUNCATE
-  /// checkpoint, which holds the write lock while it copies the rest (the writer waits).
+  /// checkpoint, which holds the write lock while it copies the rest and cuts the file to
+  /// zero bytes (the writer waits, milliseconds).
   var truncatePages = 4000
 }
 
@@ -19,16 +20,22 @@ struct CheckpointLimits: Sendable {
 /// WAL hook calls `walGrew(pages:)` after every commit. Past `passivePages` this thread of
 /// navd's own, on a second connection, runs a PASSIVE checkpoint: it copies the WAL into the
 /// database file and fsyncs it while the writer keeps appending. When that copied every
-/// frame, or the WAL still holds more than `truncatePages`, a TRUNCATE checkpoint resets the
-/// WAL to zero bytes; it gives up (busy timeout 20 ms) while a reader still needs old frames,
-/// and the next commit past the limit asks again.
+/// frame, a RESTART checkpoint makes sure no reader still needs the WAL, so the next commit
+/// writes it again from its beginning (the file is reused, never longer than
+/// `journal_size_limit`); it holds the write lock for microseconds. Only when the WAL still
+/// holds more than `truncatePages` (writes never let the PASSIVE catch up) does a TRUNCATE
+/// checkpoint copy the rest and cut the file to zero bytes, which holds the lock for
+/// milliseconds: at every WAL cycle it used to make the writer, on the event loop, wait
+/// ~3-5 ms (the writer's ack p99 in `bench/compare.sh`'s fan-out). Either gives up (busy
+/// timeout 20 ms) while a reader still needs old frames, and the next commit past the limit
+/// asks again.
 final class Checkpointer: Sendable {
   private let limits: CheckpointLimits
   private let requested = Atomic<Bool>(false)
   private let closed = Atomic<Bool>(false)
   private let wake = DispatchSemaphore(value: 0)
   private let passiveRuns = Atomic<Int>(0)
-  private let truncateRuns = Atomic<Int>(0)
+  private let resetRuns = Atomic<Int>(0)
   private let thread: Mutex<OwnThread?> = Mutex(nil)
 
   /// Opens a second connection to `path` and starts the checkpoint thread.
@@ -62,9 +69,9 @@ final class Checkpointer: Sendable {
     }
   }
 
-  /// Checkpoints run so far: (PASSIVE, TRUNCATE), for tests and statistics.
-  var runs: (passive: Int, truncate: Int) {
-    (passiveRuns.load(ordering: .relaxed), truncateRuns.load(ordering: .relaxed))
+  /// Checkpoints run so far: (PASSIVE, RESTART or TRUNCATE), for tests and statistics.
+  var runs: (passive: Int, reset: Int) {
+    (passiveRuns.load(ordering: .relaxed), resetRuns.load(ordering: .relaxed))
   }
 
   /// Stops the thread (after the checkpoint under way) and closes its connection.
@@ -85,15 +92,24 @@ final class Checkpointer: Sendable {
     return !closed.load(ordering: .acquiring)
   }
 
-  /// One round: PASSIVE, then TRUNCATE when it emptied the WAL or the WAL is past the limit.
-  /// A failure (busy, disk full) is left for the next round: the WAL only stays larger meanwhile.
+  /// One round: PASSIVE, then RESTART when it copied the whole WAL, or TRUNCATE when the WAL
+  /// is past the limit. A failure (busy, disk full) is left for the next round: the WAL only
+  /// stays larger meanwhile.
   private func run(on database: SQLiteDatabase) {
     let passive = database.checkpoint(SQLITE_CHECKPOINT_PASSIVE)
     guard passive.code == SQLITE_OK else { return }
     passiveRuns.add(1, ordering: .relaxed)
-    guard passive.copied == passive.walFrames || passive.walFrames >= limits.truncatePages else { return }
-    if database.checkpoint(SQLITE_CHECKPOINT_TRUNCATE).code == SQLITE_OK {
-      truncateRuns.add(1, ordering: .relaxed)
+    guard let reset = Self.reset(walFrames: passive.walFrames, copied: passive.copied, limits: limits) else { return }
+    if database.checkpoint(reset).code == SQLITE_OK {
+      resetRuns.add(1, ordering: .relaxed)
     }
+  }
+
+  /// The checkpoint that follows a PASSIVE one which found `walFrames` frames and copied
+  /// `copied`: TRUNCATE past `truncatePages`, RESTART when it copied them all, else none.
+  static func reset(walFrames: Int, copied: Int, limits: CheckpointLimits) -> Int32? {
+    if walFrames >= limits.truncatePages { return SQLITE_CHECKPOINT_TRUNCATE }
+    if copied == walFrames { return SQLITE_CHECKPOINT_RESTART }
+    return nil
   }
 }

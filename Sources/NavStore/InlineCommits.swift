@@ -32,8 +32,8 @@ final class InlineCommits: Sendable {
   /// Transactions committed so far.
   var transactions: Int { committed.load(ordering: .relaxed) }
 
-  /// Checkpoints run so far (PASSIVE, TRUNCATE).
-  var checkpoints: (passive: Int, truncate: Int) { checkpointer.runs }
+  /// Checkpoints run so far (PASSIVE; RESTART or TRUNCATE).
+  var checkpoints: (passive: Int, reset: Int) { checkpointer.runs }
 
   /// Stops the checkpoint thread, then closes the writer (SQLite checkpoints and removes the
   /// WAL as its last connection closes). Later commits fail with `.io`.

@@ -95,6 +95,12 @@ final class SQLiteDatabase {
     return (code, Int(walFrames), Int(copied))
   }
 
+  /// Waits for a lock held by another connection in short naps, for about 5 s at most
+  /// (`csqlite_short_busy_wait`), instead of `PRAGMA busy_timeout`'s 1, 2, 5… ms sleeps.
+  func useShortBusyWait() {
+    csqlite_use_short_busy_wait(handle)
+  }
+
   /// Whether a transaction is open (false once it committed or was rolled back).
   var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -45,7 +45,9 @@ public final class SQLiteSceneStore: SceneStore {
     do throws(StoreError) {
       try DatabaseCreation.createIfMissing(at: path)
       database = try SQLiteDatabase(path: path)
-      try database.execute("PRAGMA busy_timeout = 5000")
+      // The writer waits for the checkpoint thread's short holds of the write lock in naps of
+      // microseconds, not SQLite's busy_timeout sleeps of milliseconds (CSQLite's shim).
+      database.useShortBusyWait()
       try Self.check(database)
       // Before anything writes (even the WAL switch): a newer navd's file stays exactly as it was.
       try Schema.refuseNewer(Int(try database.integer("PRAGMA user_version")), path: path)
@@ -96,8 +98,8 @@ public final class SQLiteSceneStore: SceneStore {
     }
   }
 
-  /// Checkpoints the inline path's checkpoint thread ran (PASSIVE, TRUNCATE); none with `.full`.
-  var checkpoints: (passive: Int, truncate: Int) {
+  /// Checkpoints the inline path's checkpoint thread ran (PASSIVE; RESTART or TRUNCATE); none with `.full`.
+  var checkpoints: (passive: Int, reset: Int) {
     switch commits {
     case .inline(let commits): commits.checkpoints
     case .storeThread: (0, 0)

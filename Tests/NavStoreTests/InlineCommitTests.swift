@@ -91,13 +91,24 @@ struct InlineCommitTests {
     let wal = directory.database + "-wal"
     let bound = 2 * limits.truncatePages * 4096
     let deadline = ContinuousClock.now + .seconds(10)
-    while fileSize(wal) > bound || store.checkpoints.truncate == 0, ContinuousClock.now < deadline {
+    while fileSize(wal) > bound || store.checkpoints.reset == 0, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(10))
     }
     #expect(store.checkpoints.passive > 0)
-    #expect(store.checkpoints.truncate > 0)
+    #expect(store.checkpoints.reset > 0)
     #expect(fileSize(wal) <= bound, "the WAL is \(fileSize(wal)) bytes after \(written) bytes of ops")
     #expect(try store.load().first?.version == version)
+  }
+
+  @Test(
+    "after a PASSIVE checkpoint: RESTART when it caught up, TRUNCATE past the limit, else nothing (STORAGE.md §2)",
+    arguments: [
+      (100, 100, SQLITE_CHECKPOINT_RESTART), (0, 0, SQLITE_CHECKPOINT_RESTART), (100, 99, nil),
+      (256, 256, SQLITE_CHECKPOINT_TRUNCATE), (300, 12, SQLITE_CHECKPOINT_TRUNCATE), (255, 254, nil),
+    ] as [(Int, Int, Int32?)])
+  func resetAfterPassive(walFrames: Int, copied: Int, reset: Int32?) {
+    let limits = CheckpointLimits(passivePages: 64, truncatePages: 256)
+    #expect(Checkpointer.reset(walFrames: walFrames, copied: copied, limits: limits) == reset)
   }
 
   @Test("the writer's connection never checkpoints on its own (wal_autocheckpoint = 0)")
