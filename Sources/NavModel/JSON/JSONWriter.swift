@@ -70,7 +70,7 @@ public enum JSONWriter {
 
   /// Appends `value` in decimal, as `String(value)` writes it, without
   /// making the string (which cost an allocation per version number).
-  static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+  public static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for Int64.min's 19 digits
     withUnsafeMutableBytes(of: &digits) { buffer in

@@ -157,7 +157,7 @@ public struct MutationReply: NavReply {
     }
     out.append(literal: replayed ? #"],"replayed":true,"version":"# : #"],"replayed":false,"version":"#)
     if version <= 1 << 53 {
-      out.append(decimal: version)
+      JSONWriter.writeInteger(Int64(version), into: &out)
     } else {
       JSONWriter.write(version.json, into: &out)
     }
