@@ -32,22 +32,22 @@ public struct WireStreamEncoder: StreamEncoder {
     fromVersion: UInt64, toVersion: UInt64, patch: [PatchOperation], animated: Bool, events: [SceneEvent],
     coalesced: Bool, into out: inout [UInt8]
   ) {
-    out += #"{"animated":"#.utf8
-    out += (animated ? "true" : "false").utf8
-    if coalesced { out += #","coalesced":true"#.utf8 }
-    out += #","events":["#.utf8
+    out.append(literal: #"{"animated":"#)
+    out.append(literal: animated ? "true" : "false")
+    if coalesced { out.append(literal: #","coalesced":true"#) }
+    out.append(literal: #","events":["#)
     for (index, event) in events.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }
       JSONWriter.write(event.json, into: &out)
     }
-    out += #"],"fromVersion":"#.utf8
+    out.append(literal: #"],"fromVersion":"#)
     JSONWriter.write(.number(Double(fromVersion)), into: &out)
-    out += #","kind":"update","patch":["#.utf8
+    out.append(literal: #","kind":"update","patch":["#)
     for (index, operation) in patch.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }
       writeOperation(operation, into: &out)
     }
-    out += #"],"toVersion":"#.utf8
+    out.append(literal: #"],"toVersion":"#)
     JSONWriter.write(.number(Double(toVersion)), into: &out)
     out.append(UInt8(ascii: "}"))
   }
@@ -56,16 +56,16 @@ public struct WireStreamEncoder: StreamEncoder {
   private static func writeOperation(_ operation: PatchOperation, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "{"))
     if let from = operation.from {
-      out += #""from":"#.utf8
+      out.append(literal: #""from":"#)
       from.writeJSONString(into: &out)
       out.append(UInt8(ascii: ","))
     }
-    out += #""op":"#.utf8
+    out.append(literal: #""op":"#)
     JSONWriter.writeString(operation.name, into: &out)
-    out += #","path":"#.utf8
+    out.append(literal: #","path":"#)
     operation.path.writeJSONString(into: &out)
     if let value = operation.value {
-      out += #","value":"#.utf8
+      out.append(literal: #","value":"#)
       JSONWriter.write(value, into: &out)
     }
     out.append(UInt8(ascii: "}"))

@@ -29,14 +29,14 @@ extension Op {
       JSONWriter.write(sortedMembers: members, into: &out)
       return
     }
-    Self.append(animated ? #"{"animated":true,"item":"# : #"{"animated":false,"item":"#, to: &out)
+    out.append(literal: animated ? #"{"animated":true,"item":"# : #"{"animated":false,"item":"#)
     JSONWriter.writeString(id, into: &out)
-    Self.append(#","op":"updateNavigationItem","set":{"#, to: &out)
+    out.append(literal: #","op":"updateNavigationItem","set":{"#)
     for (i, field) in fields.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
       if case .title(let title?) = field {
         // The name as a literal, the title as `write(field.value)` writes it, without the JSONValue.
-        Self.append(#""title":"#, to: &out)
+        out.append(literal: #""title":"#)
         JSONWriter.writeString(title, into: &out)
       } else {
         JSONWriter.writeString(field.name, into: &out)
@@ -44,13 +44,7 @@ extension Op {
         JSONWriter.write(field.value, into: &out)
       }
     }
-    Self.append("}}", to: &out)
-  }
-
-  /// Appends a literal's bytes in one copy (appending a `String`'s `utf8` view goes
-  /// through the generic sequence path: ~160 instructions for a few bytes).
-  private static func append(_ literal: StaticString, to out: inout [UInt8]) {
-    literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    out.append(literal: "}}")
   }
 
   /// The op as the wire writes it (`{"op": …}`), the inverse of `Op(json:)`.

@@ -1,7 +1,0 @@
-extension [UInt8] {
-  /// Appends a literal's UTF-8 in one copy (appending a `String`'s `utf8` view goes through
-  /// the generic sequence path: ~160 instructions for a few bytes).
-  mutating func append(literal: StaticString) {
-    literal.withUTF8Buffer { append(contentsOf: $0) }
-  }
-}
