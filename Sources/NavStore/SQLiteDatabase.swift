@@ -69,30 +69,16 @@ final class SQLiteDatabase {
     return statement.int64(0)
   }
 
-  /// Calls `checkpointer.walGrew(pages:)` after every commit instead of SQLite's automatic
-  /// checkpoint (which would run on the committing thread); nil removes the hook.
-  ///
-  /// Unretained: the owner removes the hook before `checkpointer` goes away.
-  func reportWALGrowth(to checkpointer: Checkpointer?) {
-    guard let checkpointer else {
-      sqlite3_wal_hook(handle, nil, nil)
-      return
+  /// Copies this database, as of one moment, into `target` (SQLite's online backup).
+  func copy(into target: SQLiteDatabase) throws(StoreError) {
+    guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
+      throw target.failure(sqlite3_errcode(target.handle), doing: "backup of \(path)")
     }
-    sqlite3_wal_hook(
-      handle,
-      { context, _, _, pages in
-        Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue().walGrew(pages: Int(pages))
-        return SQLITE_OK
-      }, Unmanaged.passUnretained(checkpointer).toOpaque())
-  }
-
-  /// `sqlite3_wal_checkpoint_v2` in `mode`: the WAL's frames and how many of them are now in
-  /// the database file, or the error (`SQLITE_BUSY` when a reader or writer was in the way).
-  func checkpoint(_ mode: Int32) -> (code: Int32, walFrames: Int, copied: Int) {
-    var walFrames: Int32 = 0
-    var copied: Int32 = 0
-    let code = sqlite3_wal_checkpoint_v2(handle, nil, mode, &walFrames, &copied)
-    return (code, Int(walFrames), Int(copied))
+    let stepped = sqlite3_backup_step(backup, -1)
+    let finished = sqlite3_backup_finish(backup)
+    guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
+      throw failure(stepped == SQLITE_DONE ? finished : stepped, doing: "backup into memory")
+    }
   }
 
   /// Waits for a lock held by another connection in short naps, for about 5 s at most

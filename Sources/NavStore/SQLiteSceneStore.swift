@@ -5,14 +5,19 @@ import Synchronization
   import Glibc
 #endif
 
-/// navd's durable store: one SQLite database in WAL mode.
+/// navd's durable store: one SQLite database in WAL mode, and (`--durability normal`) the
+/// redo log in front of it.
 ///
-/// Each group the engine commits is one transaction: all of it is stored when `commit`
-/// returns, none of it when it throws, and the next one starts clean (a full disk heals
-/// once space returns). How it is written depends on `durability`:
-/// - `.normal`: inline, on the caller's thread (no fsync at commit); checkpoints run on a
-///   thread of their own (`InlineCommits`, `Checkpointer`).
-/// - `.full`: by a store thread that fsyncs, with group commit across scenes (`ThreadedCommits`).
+/// Each group the engine commits is stored whole when `commit` returns, not at all when it
+/// throws, and the next one starts clean (a full disk heals once space returns). How it is
+/// written depends on `durability`:
+/// - `.normal`: one record appended to the redo log on the caller's thread (no fsync); a
+///   thread of the store's own writes the records to the database in batches
+///   (`RedoLogCommits`).
+/// - `.full`: by a store thread that fsyncs, one transaction per batch of groups across
+///   scenes (`ThreadedCommits`).
+/// Opening the store first writes whatever the redo log holds past the database's position
+/// (`RedoReplay`), whichever the durability.
 public final class SQLiteSceneStore: SceneStore {
   /// The database file's name inside the state directory.
   public static let fileName = "navd.db"
@@ -21,11 +26,14 @@ public final class SQLiteSceneStore: SceneStore {
   public let path: String
   /// How hard each commit works to reach the disk (`--durability`).
   public let durability: Durability
+  /// Why the redo log ended early at the start, and what that dropped (for navd's log);
+  /// nil when it did not (see `RedoReplay`).
+  public let droppedAtStart: String?
   private let commits: Commits
 
   /// The two ways a group reaches the database.
   private enum Commits {
-    case inline(InlineCommits)
+    case redoLog(RedoLogCommits)
     case storeThread(ThreadedCommits)
   }
 
@@ -34,18 +42,18 @@ public final class SQLiteSceneStore: SceneStore {
   /// Throws `.corrupt` for a damaged file and `.tooNew` for one written by a newer navd,
   /// each with a message that says how to recover.
   public convenience init(path: String, durability: Durability = .normal) throws(StoreError) {
-    try self.init(path: path, durability: durability, checkpoints: CheckpointLimits())
+    try self.init(path: path, durability: durability, redoLimits: RedoLogLimits())
   }
 
-  /// Opens the database; `checkpoints` sets when the inline path's WAL is checkpointed (tests make it small).
-  init(path: String, durability: Durability, checkpoints: CheckpointLimits) throws(StoreError) {
+  /// Opens the database; `redoLimits` sizes and paces the redo log (tests make them small).
+  init(path: String, durability: Durability, redoLimits: RedoLogLimits) throws(StoreError) {
     self.path = path
     self.durability = durability
     let database: SQLiteDatabase
     do throws(StoreError) {
       try DatabaseCreation.createIfMissing(at: path)
       database = try SQLiteDatabase(path: path)
-      // The writer waits for the checkpoint thread's short holds of the write lock in naps of
+      // The writer waits for a reader (`navctl export`) in the way of a WAL restart in naps of
       // microseconds, not SQLite's busy_timeout sleeps of milliseconds (CSQLite's shim).
       database.useShortBusyWait()
       try Self.check(database)
@@ -68,47 +76,44 @@ public final class SQLiteSceneStore: SceneStore {
     }
     do throws(StoreError) {
       let writer = try StoreWriter(database: database)
+      let files = RedoLogFiles(databasePath: path)
+      let replayed = try RedoReplay.replay(into: writer, databasePath: path, files: files)
+      droppedAtStart = replayed.dropped
       switch durability {
       case .full:
         commits = .storeThread(ThreadedCommits(writer: writer))
       case .normal:
-        // Checkpoints (and their fsyncs) move to the checkpoint thread; the writer never runs one.
-        try database.execute("PRAGMA wal_autocheckpoint = 0")
-        let checkpointer = try Checkpointer(path: path, limits: checkpoints)
-        commits = .inline(InlineCommits(writer: writer, checkpointer: checkpointer))
+        commits = .redoLog(
+          try RedoLogCommits(
+            writer: writer, files: files, databasePath: path, nextSequence: replayed.last + 1, limits: redoLimits))
       }
     } catch {
       throw Self.explained(error, path: path)
     }
   }
 
-  /// Transactions committed since the store opened (each holds every group queued when it began).
+  /// Database transactions committed since the store opened (each holds every group queued
+  /// when it began).
   public var transactions: Int {
     switch commits {
-    case .inline(let commits): commits.transactions
+    case .redoLog(let commits): commits.transactions
     case .storeThread(let commits): commits.transactions
     }
   }
 
-  /// Groups waiting for the store thread, and groups it has taken (always none inline).
+  /// Groups waiting for the store thread, and groups it has taken (always none with the redo log).
   var groupCounts: (pending: Int, taken: Int) {
     switch commits {
-    case .inline: (0, 0)
+    case .redoLog: (0, 0)
     case .storeThread(let commits): commits.groupCounts
     }
   }
 
-  /// Checkpoints the inline path's checkpoint thread ran (PASSIVE; RESTART or TRUNCATE); none with `.full`.
-  var checkpoints: (passive: Int, reset: Int) {
-    switch commits {
-    case .inline(let commits): commits.checkpoints
-    case .storeThread: (0, 0)
-    }
-  }
-
-  /// Every stored scene, read on a connection of its own (the caller's thread: start-up, before serving).
+  /// Every stored scene, read on a connection of its own (the caller's thread: start-up, before
+  /// serving). Waits first until the database holds every group committed so far.
   public func load() throws(StoreError) -> [StoredScene] {
     do throws(StoreError) {
+      if case .redoLog(let commits) = commits { try commits.waitUntilApplied() }
       let reader = try SceneReader(database: SQLiteDatabase(path: path, readOnly: true))
       var scenes: [StoredScene] = []
       for name in try reader.sceneNames() { scenes.append(try reader.scene(name)) }
@@ -122,16 +127,17 @@ public final class SQLiteSceneStore: SceneStore {
   nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws(StoreError) {
     guard !records.isEmpty else { return }
     switch commits {
-    case .inline(let commits): try commits.commit(records)
+    case .redoLog(let commits): try await commits.commit(records)
     case .storeThread(let commits): try await commits.commit(records)
     }
   }
 
-  /// Finishes the queued commits, stops the store's threads and closes the database (checkpointing the WAL).
+  /// Finishes the queued commits (the redo log: writes what it holds to the database and
+  /// removes it), stops the store's thread and closes the database (checkpointing the WAL).
   /// Later commits fail with `.io`.
   public func close() {
     switch commits {
-    case .inline(let commits): commits.close()
+    case .redoLog(let commits): commits.close()
     case .storeThread(let commits): commits.close()
     }
   }

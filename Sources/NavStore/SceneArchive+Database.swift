@@ -10,11 +10,12 @@ extension SceneArchive {
     public var problems: [String]
   }
 
-  /// Reads the database at `path` read-only, whether or not navd runs, keeping whatever
-  /// can be read from a damaged file: a scene that cannot be read is left out and named
-  /// in `problems`. `only` limits the export to one scene.
+  /// Reads the database at `path` read-only, whether or not navd runs, with what its redo log
+  /// holds past it (`RedoReplay.readable`), keeping whatever can be read from a damaged file:
+  /// a scene that cannot be read is left out and named in `problems`. `only` limits the
+  /// export to one scene.
   public static func export(databaseAt path: String, only: String? = nil) throws(StoreError) -> ExportResult {
-    let reader = try SceneReader(database: SQLiteDatabase(path: path, readOnly: true))
+    let reader = try SceneReader(database: RedoReplay.readable(databaseAt: path))
     var problems: [String] = []
     var names: [String]
     if let only {
@@ -43,10 +44,13 @@ extension SceneArchive {
   /// replacing a stored scene of the same name; other scenes stay. One transaction: all or nothing.
   ///
   /// Each scene becomes a snapshot at its version with its epoch, an empty log and no
-  /// remembered mutation ids. The caller holds the state directory's lock (navd is not running).
+  /// remembered mutation ids. The caller holds the state directory's lock (navd is not
+  /// running). What the redo log holds is written to the database first, as a start would.
   public func importInto(databaseAt path: String) throws(StoreError) {
     let database = try SQLiteDatabase(path: path)
     try Schema.migrate(database)
+    _ = try RedoReplay.replay(
+      into: try StoreWriter(database: database), databasePath: path, files: RedoLogFiles(databasePath: path))
     let upsert = try database.prepare(
       "INSERT INTO scenes (name, epoch, snapshot_version, snapshot) VALUES (?1, ?2, ?3, ?4) "
         + "ON CONFLICT (name) DO UPDATE SET epoch = ?2, snapshot_version = ?3, snapshot = ?4")

@@ -59,11 +59,17 @@ enum Schema {
     DROP TABLE log;
     ALTER TABLE log_by_key RENAME TO log;
     """,
+    // 3 → 4: how far navd's redo log has been applied (STORAGE.md §2): a start replays only
+    // the records after it.
+    """
+    CREATE TABLE redo_applied (sequence INTEGER NOT NULL);
+    INSERT INTO redo_applied (sequence) VALUES (0);
+    """,
   ]
 
   /// The layout at `current`, for a new database: the tables, columns, keys and indexes that
   /// running every migration from 0 leaves (`SchemaTests` compares the two). Running the
-  /// three steps one transaction each cost a first start ~3 million instructions, a quarter
+  /// steps one transaction each cost a first start ~3 million instructions, a quarter
   /// of it (callgrind); this is one transaction.
   static let newDatabase = """
     CREATE TABLE scenes (
@@ -91,6 +97,8 @@ enum Schema {
       PRIMARY KEY (scene, client, mutation_id)
     );
     CREATE INDEX mutation_ids_by_version ON mutation_ids (scene, version);
+    CREATE TABLE redo_applied (sequence INTEGER NOT NULL);
+    INSERT INTO redo_applied (sequence) VALUES (0);
     """
 
   /// Brings `database` to `current`, each step in its own transaction (an empty file: in one,

@@ -3,11 +3,11 @@ import NavModel
 
 /// The write side of the store: one connection and its statements, prepared once.
 ///
-/// Used by one thread at a time: the store thread (`ThreadedCommits`) or whoever holds
-/// `InlineCommits`' lock. `commit` writes a whole group in one transaction: all of it is
-/// durable when it returns, or none of it when it throws.
+/// Used by one thread at a time: the store thread (`ThreadedCommits`), the redo log's applier
+/// (`RedoLogCommits`) or a replay at start-up (`RedoReplay`). `commit` writes rows in one
+/// transaction: all of them are stored when it returns, or none of them when it throws.
 // @unchecked Sendable: made on the opening thread and handed over before anyone else can use
-// it; from then on only the store thread, or the holder of InlineCommits' lock, touches it.
+// it; from then on only the one thread that owns it touches it.
 final class StoreWriter: @unchecked Sendable {
   let database: SQLiteDatabase
   private let begin: SQLiteStatement
@@ -22,6 +22,7 @@ final class StoreWriter: @unchecked Sendable {
   private let writeSnapshot: SQLiteStatement
   private let trimLog: SQLiteStatement
   private let forgetIds: SQLiteStatement
+  private let recordRedoSequence: SQLiteStatement
   private var commitsSinceVacuum = 0
   /// The epoch stored for each scene as of the last successful commit, so a group of a scene
   /// already seen needs no SELECT. Only this writer changes `scenes` while navd runs.
@@ -50,14 +51,16 @@ final class StoreWriter: @unchecked Sendable {
     writeSnapshot = try database.prepare("UPDATE scenes SET snapshot_version = ?2, snapshot = ?3 WHERE name = ?1")
     trimLog = try database.prepare("DELETE FROM log WHERE scene = ?1 AND version <= ?2")
     forgetIds = try database.prepare("DELETE FROM mutation_ids WHERE scene = ?1 AND version <= ?2")
+    recordRedoSequence = try database.prepare("UPDATE redo_applied SET sequence = ?1")
   }
 
-  /// Writes every record in one transaction (group commit).
-  func commit(_ records: [CommitRecord]) throws(StoreError) {
+  /// Writes every row in one transaction (group commit); with `redoSequence`, records in the
+  /// same transaction that the redo log is applied through that record.
+  func commit(_ records: [StoreRow], redoSequence: UInt64? = nil) throws(StoreError) {
     guard !records.isEmpty else { return }
     var epochs = storedEpochs
     do throws(StoreError) {
-      if records.count == 1, let record = records.first, isOneRow(record, epochs: epochs) {
+      if records.count == 1, redoSequence == nil, let record = records.first, isOneRow(record, epochs: epochs) {
         // One statement is a transaction of its own (SQLite's autocommit): all of it or none of
         // it, without running BEGIN and COMMIT as statements of their own.
         try insertRow(record)
@@ -76,6 +79,7 @@ final class StoreWriter: @unchecked Sendable {
           }
           try write(record)
         }
+        if let redoSequence { try recordRedoSequence.run(.integer(Int64(bitPattern: redoSequence))) }
         try end.run()
       }
     } catch {
@@ -111,30 +115,28 @@ final class StoreWriter: @unchecked Sendable {
 
   /// Whether `record` is only its log row: a scene whose epoch is stored, no mutation id to
   /// remember or forget, no snapshot.
-  private func isOneRow(_ record: CommitRecord, epochs: [String: String]) -> Bool {
+  private func isOneRow(_ record: StoreRow, epochs: [String: String]) -> Bool {
     record.mutationId == nil && record.snapshot == nil && record.forgetMutationIdsThrough == 0
       && epochs[record.scene] == record.epoch
   }
 
   /// The record's log row (its version, who sent it, its ops in wire form).
-  private func insertRow(_ record: CommitRecord) throws(StoreError) {
+  private func insertRow(_ record: StoreRow) throws(StoreError) {
     try insertLog.run(
       .text(record.scene), .integer(Int64(record.version)), .text(record.client), .optional(record.mutationId),
       .integer(Int64(bitPattern: record.opsDigest)), .utf8(record.encodedOps))
   }
 
-  private func write(_ record: CommitRecord) throws(StoreError) {
+  private func write(_ record: StoreRow) throws(StoreError) {
     let scene = SQLiteValue.text(record.scene)
     let version = SQLiteValue.integer(Int64(record.version))
     let digest = SQLiteValue.integer(Int64(bitPattern: record.opsDigest))
     try insertRow(record)
     if let mutationId = record.mutationId {
-      try rememberId.run(
-        scene, .text(record.client), .text(mutationId), digest, .text(JSONWriter.string(record.outcome.storedJSON)),
-        version)
+      try rememberId.run(scene, .text(record.client), .text(mutationId), digest, .utf8(record.outcome ?? []), version)
     }
     if let snapshot = record.snapshot {
-      try writeSnapshot.run(scene, version, .text(JSONWriter.string(snapshot.json)))
+      try writeSnapshot.run(scene, version, .utf8(snapshot))
       try trimLog.run(scene, version)
     }
     if record.forgetMutationIdsThrough > 0 {

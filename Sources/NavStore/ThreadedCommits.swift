@@ -21,7 +21,7 @@ final class ThreadedCommits: Sendable {
         while let jobs = queue.takeAll() {
           let result: Result<Void, StoreError>
           do throws(StoreError) {
-            try writer.commit(jobs.flatMap(\.records))
+            try writer.commit(jobs.flatMap(\.records).map(StoreRow.init))
             queue.noteTransaction()
             result = .success(())
           } catch {

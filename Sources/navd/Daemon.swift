@@ -70,6 +70,7 @@ final class Daemon: Sendable {
     log.info(
       "state in \(durable.directory) (durability \(durable.store.durability.rawValue)): "
         + "\(durable.scenes.count) scene(s) loaded")
+    if let dropped = durable.store.droppedAtStart { log.warning(dropped) }
     var serverConfiguration = ServerConfiguration(listener: listener.serverListener)
     serverConfiguration.serveNavd()
     if let group {

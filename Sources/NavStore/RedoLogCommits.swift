@@ -1,0 +1,331 @@
+import Dispatch
+import NavEngine
+import NavSystem
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How the redo log is sized and paced (STORAGE.md §2); tests make them small.
+struct RedoLogLimits: Sendable {
+  /// A file of the log past this many bytes is closed and a new one begun; the old one goes
+  /// once the database holds everything in it.
+  var fileBytes = 4 << 20
+  /// Records written but not yet in the database, in bytes, past which a commit waits for the
+  /// applier (it suspends its scene; the event loop goes on): what a lagging database can cost
+  /// in memory and in log.
+  var backlogBytes = 16 << 20
+  /// How long the applier lets records gather after the first one before it writes them to
+  /// the database in one transaction.
+  var batchNanoseconds = 5_000_000
+}
+
+/// `--durability normal`: each group is one record appended to navd's redo log with one
+/// `write`, on the committing scene's thread (in navd, the event loop); a thread of the
+/// store's own writes the records to the database in batches.
+///
+/// A group is acknowledged once its record is in the log: written to the kernel, it survives
+/// a crash of navd (not of the machine, as SQLite's WAL under `synchronous=NORMAL` before it;
+/// no fsync). That is one system call per group where SQLite's commit made ten (six `fcntl`
+/// on the WAL index, ~3.6 `pwrite` of 4 KiB WAL frames) and ~25,000 instructions: on this
+/// project's VMs, ~50 µs of a ~100 µs round trip (BENCHMARKS.md). The applier, `navd-redo`,
+/// wakes at the first record after a rest, lets records gather for `batchNanoseconds`, and
+/// writes all of them in one transaction that also records how far the log is applied
+/// (`redo_applied`); a start replays the records after that (`RedoReplay`). It retries a
+/// failed transaction (a full disk) until it succeeds, with the records still in the log and
+/// in memory; a commit waits while more than `backlogBytes` are unapplied. A file of the log
+/// past `fileBytes` is retired for a new one and removed once the database holds all of it
+/// durably (the database's files are fsynced first). While the database refuses records for
+/// any reason but a full disk (which heals by itself), commits fail with its error: the
+/// records already in the log are kept and retried, and a start replays them.
+final class RedoLogCommits: Sendable {
+  private struct State {
+    /// The file records are appended to; -1 once closed.
+    var fd: Int32
+    var path: String
+    var fileBytes = 0
+    /// The sequence the next record gets.
+    var nextSequence: UInt64
+    /// Records written and not yet taken by the applier, back to back.
+    var pending: [UInt8] = []
+    /// The sequence of the last record in `pending`.
+    var pendingThrough: UInt64 = 0
+    /// Bytes written and not yet in the database (pending or being applied).
+    var backlog = 0
+    /// The sequence the database holds the log through.
+    var applied: UInt64
+    /// Files retired for a newer one, with the last sequence each holds.
+    var retired: [(path: String, last: UInt64)] = []
+    /// Whether the applier sleeps until a commit or `close` signals it.
+    var applierIdle = false
+    var closed = false
+    /// Commits waiting for the backlog to fall below the limit.
+    var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Why the log cannot take records any more (a partial record could not be cut off).
+    var broken: StoreError?
+    /// The applier's last failure while it retries; nil once a transaction succeeds.
+    var applyFailure: StoreError?
+    var transactions = 0
+  }
+
+  private let state: Mutex<State>
+  private let files: RedoLogFiles
+  private let databasePath: String
+  private let limits: RedoLogLimits
+  private let wake = DispatchSemaphore(value: 0)
+  private let thread: Mutex<OwnThread?> = Mutex(nil)
+
+  /// Starts a new file of the log at `nextSequence` (the log's earlier files are gone: the
+  /// start's replay applied and removed them) and hands `writer` to the applier thread.
+  init(writer: StoreWriter, files: RedoLogFiles, databasePath: String, nextSequence: UInt64, limits: RedoLogLimits)
+    throws(StoreError)
+  {
+    self.files = files
+    self.databasePath = databasePath
+    self.limits = limits
+    let path = files.path(startingAt: nextSequence)
+    let fd = try Self.create(path)
+    state = Mutex(State(fd: fd, path: path, nextSequence: nextSequence, applied: nextSequence - 1))
+    thread.withLock { [self] thread in
+      thread = OwnThread(name: "navd-redo") { [self] in applyUntilClosed(writer) }
+    }
+  }
+
+  // MARK: - The committing side
+
+  /// Appends the group's record; returns once it is in the log, or throws and the log holds
+  /// nothing of it.
+  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
+    let rows = records.map(StoreRow.init)
+    while true {
+      let outcome = state.withLock { state in append(rows, to: &state) }
+      switch outcome {
+      case .written(let wakeApplier):
+        if wakeApplier { wake.signal() }
+        return
+      case .failed(let error):
+        throw error
+      case .full:
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+          let resumeNow = state.withLock { state in
+            guard state.backlog >= limits.backlogBytes, !state.closed else { return true }
+            state.waiters.append(waiter)
+            return false
+          }
+          if resumeNow { waiter.resume() }
+        }
+      }
+    }
+  }
+
+  private enum AppendOutcome {
+    case written(wakeApplier: Bool)
+    case failed(StoreError)
+    /// The backlog is at its limit: wait for the applier.
+    case full
+  }
+
+  private func append(_ rows: [StoreRow], to state: inout State) -> AppendOutcome {
+    if let broken = state.broken { return .failed(broken) }
+    guard !state.closed else { return .failed(StoreError(.io, "the store is closed (navd is stopping)")) }
+    if let failure = state.applyFailure, failure.kind != .full {
+      // Not a condition that heals by itself: say so to the writer rather than pile records up.
+      return .failed(StoreError(failure.kind, "the database refuses the redo log's records: \(failure.message)"))
+    }
+    guard state.backlog < limits.backlogBytes else { return .full }
+    let start = state.pending.count
+    RedoRecord.encode(sequence: state.nextSequence, rows: rows, into: &state.pending)
+    let written = state.pending.withUnsafeBytes {
+      Self.writeAll(state.fd, UnsafeRawBufferPointer(rebasing: $0[start...]))
+    }
+    let length = state.pending.count - start
+    guard written == length else {
+      let error = RedoLogFiles.failure("write", state.path)
+      state.pending.removeSubrange(start...)
+      // Nothing of a failed record may stay: the log would end at its torn bytes.
+      if written > 0, ftruncate(state.fd, off_t(state.fileBytes)) != 0 {
+        state.broken = StoreError(
+          .io,
+          "\(state.path): cannot cut off a partly written record (\(String(cString: strerror(errno)))); "
+            + "restart navd")
+      }
+      return .failed(error)
+    }
+    state.fileBytes += length
+    state.backlog += length
+    state.pendingThrough = state.nextSequence
+    state.nextSequence += 1
+    defer { state.applierIdle = false }
+    return .written(wakeApplier: state.applierIdle)
+  }
+
+  /// Writes all of `bytes`; returns how many were written (fewer on an error, `errno` set).
+  private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    var done = 0
+    while done < bytes.count {
+      let count = write(fd, bytes.baseAddress! + done, bytes.count - done)
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return done }
+      done += count
+    }
+    return done
+  }
+
+  private static func create(_ path: String) throws(StoreError) -> Int32 {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw RedoLogFiles.failure("create", path) }
+    return fd
+  }
+
+  // MARK: - The applier
+
+  /// The applier thread: takes what was written, writes it to the database, retires files;
+  /// after `close`, applies what is left, removes the log and returns.
+  private func applyUntilClosed(_ writer: StoreWriter) {
+    var failures = 0
+    while true {
+      let idle = state.withLock { state in
+        state.applierIdle = state.pending.isEmpty && !state.closed
+        return state.applierIdle
+      }
+      if idle {
+        wake.wait()
+        // Let a burst's records gather into one transaction (not when closing: finish now).
+        if !state.withLock({ $0.closed }) { Self.nap(nanoseconds: limits.batchNanoseconds) }
+      }
+      let (batch, through, closed) = state.withLock { state in
+        var batch: [UInt8] = []
+        swap(&batch, &state.pending)
+        return (batch, state.pendingThrough, state.closed)
+      }
+      if batch.isEmpty {
+        if closed { break }
+        continue
+      }
+      while true {
+        do throws(StoreError) {
+          try writer.commit(Self.rows(of: batch), redoSequence: through)
+          failures = 0
+          break
+        } catch {
+          failures += 1
+          state.withLock { $0.applyFailure = error }
+          // A full disk heals once space returns; at close, the records stay in the log for the next start.
+          if closed && failures >= 3 {
+            finish(applied: false)
+            return
+          }
+          Self.nap(nanoseconds: min(1_000_000_000, 10_000_000 << min(failures, 7)))
+        }
+      }
+      let (waiters, retire) = state.withLock { state in
+        state.applied = through
+        state.backlog -= batch.count
+        state.applyFailure = nil
+        state.transactions += 1
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        if state.backlog < limits.backlogBytes { swap(&waiters, &state.waiters) }
+        return (waiters, state.retired.filter { $0.last <= through }.map(\.path))
+      }
+      for waiter in waiters { waiter.resume() }
+      retireApplied(retire)
+      rotateIfLong()
+    }
+    finish(applied: true)
+  }
+
+  /// The rows of the records in `batch` (bytes this log encoded a moment ago, in order).
+  private static func rows(of batch: [UInt8]) throws(StoreError) -> [StoreRow] {
+    var rows: [StoreRow] = []
+    var offset = 0
+    while true {
+      let decoded = batch.withUnsafeBytes { RedoRecord.decode(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+      switch decoded {
+      case .end:
+        return rows
+      case .damaged(let why):
+        throw StoreError(.io, "the redo log's applier could not read back its own record at byte \(offset): \(why)")
+      case .record(_, let recordRows, let length):
+        rows.append(contentsOf: recordRows)
+        offset += length
+      }
+    }
+  }
+
+  /// Removes retired files the database now holds all of, once the database's files are durable.
+  private func retireApplied(_ paths: [String]) {
+    guard !paths.isEmpty else { return }
+    do throws(StoreError) {
+      try RedoLogFiles.sync(databasePath + "-wal")
+      try RedoLogFiles.sync(databasePath)
+      for path in paths { try RedoLogFiles.remove(path) }
+      state.withLock { state in state.retired.removeAll { paths.contains($0.path) } }
+    } catch {
+      // Kept for the next try (the next batch): an extra file costs only disk.
+      state.withLock { $0.applyFailure = error }
+    }
+  }
+
+  /// Begins a new file when the current one is past `fileBytes`.
+  private func rotateIfLong() {
+    state.withLock { state in
+      guard state.fileBytes >= limits.fileBytes, state.broken == nil, !state.closed else { return }
+      let path = files.path(startingAt: state.nextSequence)
+      guard let fd = try? Self.create(path) else { return }  // the current file goes on; the next batch tries again
+      Glibc.close(state.fd)
+      state.retired.append((state.path, state.nextSequence - 1))
+      (state.fd, state.path, state.fileBytes) = (fd, path, 0)
+    }
+  }
+
+  /// After `close`: with everything applied, makes the database durable and removes the log.
+  private func finish(applied: Bool) {
+    let paths = state.withLock { state in
+      if state.fd >= 0 { Glibc.close(state.fd) }
+      state.fd = -1
+      return state.retired.map(\.path) + [state.path]
+    }
+    guard applied else { return }
+    retireApplied(paths)
+  }
+
+  private static func nap(nanoseconds: Int) {
+    var time = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+    var left = timespec()
+    while nanosleep(&time, &left) != 0, errno == EINTR { time = left }
+  }
+
+  // MARK: - Closing and statistics
+
+  /// Transactions the applier committed so far.
+  var transactions: Int { state.withLock { $0.transactions } }
+
+  /// Waits (blocking, for at most `seconds`) until the database holds every record written;
+  /// throws the applier's failure if it does not by then.
+  func waitUntilApplied(seconds: Int = 30) throws(StoreError) {
+    for _ in 0..<(seconds * 1000) {
+      if state.withLock({ $0.applied + 1 == $0.nextSequence }) { return }
+      Self.nap(nanoseconds: 1_000_000)
+    }
+    let failure = state.withLock { $0.applyFailure }
+    throw failure ?? StoreError(.io, "the redo log's applier did not catch up within \(seconds) s")
+  }
+
+  /// Refuses further commits, applies what the log holds, removes it and stops the applier.
+  func close() {
+    let waiters = state.withLock { state in
+      state.closed = true
+      var waiters: [CheckedContinuation<Void, Never>] = []
+      swap(&waiters, &state.waiters)
+      return waiters
+    }
+    for waiter in waiters { waiter.resume() }
+    wake.signal()
+    let thread = self.thread.withLock { thread in
+      defer { thread = nil }
+      return thread
+    }
+    thread?.join()
+  }
+}

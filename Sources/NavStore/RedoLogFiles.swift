@@ -1,0 +1,83 @@
+import NavEngine
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where navd's redo log lives and how its files are read: next to the database, one file per
+/// stretch of records, each named after the sequence of its first record
+/// (`navd.redo.00000000000004d2`), so names sort in the log's order (STORAGE.md §2).
+struct RedoLogFiles {
+  /// The directory holding the database and the log.
+  let directory: String
+  static let prefix = "navd.redo."
+
+  /// The log next to the database at `databasePath`.
+  init(databasePath: String) {
+    if let slash = databasePath.lastIndex(of: "/") {
+      directory = slash == databasePath.startIndex ? "/" : String(databasePath[..<slash])
+    } else {
+      directory = "."
+    }
+  }
+
+  /// The path of the file whose first record is `sequence`.
+  func path(startingAt sequence: UInt64) -> String {
+    let hex = String(sequence, radix: 16)
+    return directory + "/" + Self.prefix + String(repeating: "0", count: max(0, 16 - hex.count)) + hex
+  }
+
+  /// Every file of the log, in the log's order.
+  func list() throws(StoreError) -> [String] {
+    guard let stream = opendir(directory) else { throw Self.failure("list", directory) }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name.hasPrefix(Self.prefix), name.utf8.count == Self.prefix.utf8.count + 16,
+        UInt64(name.dropFirst(Self.prefix.count), radix: 16) != nil
+      {
+        names.append(name)
+      }
+    }
+    return names.sorted().map { directory + "/" + $0 }
+  }
+
+  /// The whole content of the file at `path`.
+  static func contents(of path: String) throws(StoreError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { throw failure("open", path) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { throw failure("read", path) }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// Makes what was written to the file at `path` durable (it must exist; a missing one is fine).
+  static func sync(_ path: String) throws(StoreError) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    if fd < 0, errno == ENOENT { return }
+    guard fd >= 0 else { throw failure("open", path) }
+    defer { close(fd) }
+    guard fdatasync(fd) == 0 else { throw failure("fdatasync", path) }
+  }
+
+  /// Removes the file at `path` (already gone is fine).
+  static func remove(_ path: String) throws(StoreError) {
+    guard unlink(path) == 0 || errno == ENOENT else { throw failure("unlink", path) }
+  }
+
+  static func failure(_ operation: String, _ path: String, errno code: Int32 = errno) -> StoreError {
+    let reason = String(cString: strerror(code))
+    if code == ENOSPC || code == EDQUOT {
+      return StoreError(.full, "\(path): the disk is full (\(reason)); nothing was stored")
+    }
+    return StoreError(.io, "\(path): \(operation): \(reason)")
+  }
+}

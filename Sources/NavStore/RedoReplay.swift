@@ -1,0 +1,126 @@
+import NavEngine
+
+/// Start-up's half of the redo log: what the log holds past the database's redo position is
+/// written to the database before anything is loaded, and then the log's files go.
+///
+/// The log is read in order and ends at the first record that is not intact or does not
+/// continue the sequence. After a crash of navd that is the end of what it wrote: a record is
+/// one `write`, whole or absent. Only a crash of the machine can leave a torn or missing
+/// stretch (the log is not fsynced: `--durability normal` promises nothing across one, as
+/// SQLite's own WAL under `synchronous=NORMAL`); what follows it is dropped, and said so,
+/// rather than applied with a hole in it (STORAGE.md §2).
+enum RedoReplay {
+  /// What a replay found: the rows to write, the sequence they reach, and what was dropped.
+  struct Found {
+    /// The rows of every record after the position, in order.
+    var rows: [StoreRow] = []
+    /// The last such record's sequence (the position when there are none).
+    var last: UInt64
+    /// Why the log ended before its files did, and what that dropped; nil when it did not.
+    var dropped: String?
+    /// Whether it ended at a record that skips ahead of the position (records missing before it).
+    var endedAtGap = false
+  }
+
+  /// Reads `files` (the log's files in order, with their bytes) past position `applied`.
+  static func pending(after applied: UInt64, in files: [(path: String, bytes: [UInt8])]) -> Found {
+    var found = Found(last: applied)
+    var previous: UInt64?
+    for (index, file) in files.enumerated() {
+      var offset = 0
+      while true {
+        let decoded = file.bytes.withUnsafeBytes { RedoRecord.decode(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+        var end: String?
+        switch decoded {
+        case .end:
+          break
+        case .damaged(let why):
+          end = why
+        case .record(let sequence, let rows, let length):
+          if let previous, sequence != previous + 1 {
+            end = "record \(sequence) follows record \(previous)"
+          } else if sequence > found.last + 1 {
+            end = "record \(sequence) where \(found.last + 1) was due"
+            found.endedAtGap = true
+          } else {
+            previous = sequence
+            offset += length
+            if sequence == found.last + 1 {
+              found.rows.append(contentsOf: rows)
+              found.last = sequence
+            }
+            continue
+          }
+        }
+        if let end {
+          let later = files.count - index - 1
+          found.dropped =
+            "the redo log ends in \(file.path) at byte \(offset) (\(end)): dropped its last "
+            + "\(file.bytes.count - offset) bytes" + (later > 0 ? " and \(later) later file(s)" : "")
+            + "; navd kept what the database and the log held up to there (a crash of the machine with "
+            + "--durability normal)"
+          return found
+        }
+        break
+      }
+    }
+    return found
+  }
+
+  /// Writes what the log in `files` holds past the database's position through `writer`, in one
+  /// transaction; makes the database durable, then removes the log's files. Returns what it
+  /// found (`last` is the sequence the log is now applied through).
+  static func replay(into writer: StoreWriter, databasePath: String, files: RedoLogFiles) throws(StoreError) -> Found {
+    let applied = UInt64(bitPattern: try writer.database.integer("SELECT sequence FROM redo_applied"))
+    let paths = try files.list()
+    guard !paths.isEmpty else { return Found(last: applied) }
+    var contents: [(path: String, bytes: [UInt8])] = []
+    for path in paths { contents.append((path, try RedoLogFiles.contents(of: path))) }
+    let found = pending(after: applied, in: contents)
+    if !found.rows.isEmpty { try writer.commit(found.rows, redoSequence: found.last) }
+    // The records leave the log only once the database holds them durably.
+    try RedoLogFiles.sync(databasePath + "-wal")
+    try RedoLogFiles.sync(databasePath)
+    for path in paths { try RedoLogFiles.remove(path) }
+    return found
+  }
+}
+
+extension RedoReplay {
+  /// The database at `path` as navd holds it, for reading without changing anything
+  /// (`navctl export`, whether or not navd runs): the file itself when the redo log holds
+  /// nothing past its position, else a copy in memory with those records written into it.
+  ///
+  /// While navd runs, its applier may write records to the file and remove log files between
+  /// the copy and the reading of the log; the log then no longer continues the copy's
+  /// position, and the copy is taken again (up to `attempts` times).
+  static func readable(databaseAt path: String, attempts: Int = 20) throws(StoreError) -> SQLiteDatabase {
+    let files = RedoLogFiles(databasePath: path)
+    var lastGap = ""
+    for _ in 0..<attempts {
+      let database = try SQLiteDatabase(path: path, readOnly: true)
+      let paths = try files.list()
+      guard !paths.isEmpty, try Int(database.integer("PRAGMA user_version")) >= 4 else { return database }
+      let copy = try SQLiteDatabase(path: ":memory:")
+      try database.copy(into: copy)
+      let applied = UInt64(bitPattern: try copy.integer("SELECT sequence FROM redo_applied"))
+      var contents: [(path: String, bytes: [UInt8])] = []
+      for path in try files.list() {
+        do throws(StoreError) {
+          contents.append((path, try RedoLogFiles.contents(of: path)))
+        } catch {
+          continue  // removed by navd's applier meanwhile: the records it held are in the file
+        }
+      }
+      let found = pending(after: applied, in: contents)
+      if found.rows.isEmpty { return database }
+      if found.endedAtGap {
+        lastGap = found.dropped ?? ""
+        continue
+      }
+      try StoreWriter(database: copy).commit(found.rows, redoSequence: found.last)
+      return copy
+    }
+    throw StoreError(.io, "\(path): the redo log kept moving while it was read (\(lastGap)); try again")
+  }
+}
