@@ -1,0 +1,60 @@
+import Testing
+
+@testable import NavStore
+
+@Suite("CRC-32C: the redo record's checksum (STORAGE.md §2)")
+struct CRC32CTests {
+  /// The checksum one bit at a time, as the polynomial defines it: the reference for the tables.
+  static func reference(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+    }
+    return ~crc
+  }
+
+  static func checksum(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { CRC32C.checksum($0) } }
+
+  @Test("known vectors: \"123456789\" is 0xE3069283, nothing is 0, 32 zero bytes are 0x8A9136AA")
+  func knownVectors() {
+    #expect(Self.checksum(Array("123456789".utf8)) == 0xE306_9283)
+    #expect(Self.checksum([]) == 0)
+    #expect(Self.checksum([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)
+    #expect(Self.checksum([UInt8](repeating: 0xFF, count: 32)) == 0x62A8_AB43)
+    #expect(Self.reference(Array("123456789".utf8)) == 0xE306_9283)
+  }
+
+  @Test("seeded random bytes: every length 0...64 at every offset 0..<8 matches the bit-at-a-time reference")
+  func matchesReference() {
+    let seed: UInt64 = 0x5EED_C3C3
+    var random = SeededGenerator(state: seed)
+    for round in 0..<20 {
+      let buffer = (0..<80).map { _ in UInt8.random(in: 0...255, using: &random) }
+      for offset in 0..<8 {
+        for length in 0...64 {
+          let slice = buffer[offset..<offset + length]
+          let fast = buffer.withUnsafeBytes {
+            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]))
+          }
+          #expect(fast == Self.reference(slice), "seed \(seed) round \(round) offset \(offset) length \(length)")
+        }
+      }
+    }
+  }
+
+  @Test("continuing: the checksum of a split buffer, the second part continuing the first, is the whole's")
+  func continuing() {
+    let seed: UInt64 = 77
+    var random = SeededGenerator(state: seed)
+    let bytes = (0..<100).map { _ in UInt8.random(in: 0...255, using: &random) }
+    for split in 0...bytes.count {
+      let joined = bytes.withUnsafeBytes { raw in
+        CRC32C.checksum(
+          UnsafeRawBufferPointer(rebasing: raw[split...]),
+          continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[..<split])))
+      }
+      #expect(joined == Self.reference(bytes), "seed \(seed) split \(split)")
+    }
+  }
+}

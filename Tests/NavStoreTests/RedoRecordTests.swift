@@ -1,0 +1,124 @@
+import Testing
+
+@testable import NavStore
+
+@Suite("RedoRecord: one group as a framed, checksummed record (STORAGE.md §2)")
+struct RedoRecordTests {
+  /// Pieces random texts are made of: ASCII, multi-byte, NUL.
+  static let pieces = ["a", "Z", "é", "日本", "🙂", "\u{0}", " ", "\"", "\\n"]
+
+  static func text(_ random: inout SeededGenerator) -> String {
+    (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+  }
+
+  /// Empty, small, or (one time in eight) larger than 64 KiB.
+  static func blob(_ random: inout SeededGenerator) -> [UInt8] {
+    let count =
+      Int.random(in: 0..<8, using: &random) == 0
+      ? Int.random(in: 65_536...200_000, using: &random) : Int.random(in: 0...40, using: &random)
+    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+  }
+
+  static func row(_ random: inout SeededGenerator) -> StoreRow {
+    let id = Bool.random(using: &random) ? text(&random) : nil
+    return StoreRow(
+      scene: text(&random), epoch: text(&random), version: random.next(), client: text(&random), mutationId: id,
+      opsDigest: random.next(), encodedOps: blob(&random), outcome: id == nil ? nil : blob(&random),
+      snapshot: Bool.random(using: &random) ? blob(&random) : nil,
+      forgetMutationIdsThrough: Bool.random(using: &random) ? 0 : random.next())
+  }
+
+  static func decode(_ bytes: [UInt8], from offset: Int = 0) -> RedoRecord.Decoded {
+    bytes.withUnsafeBytes { RedoRecord.decode(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+  }
+
+  static func isDamaged(_ decoded: RedoRecord.Decoded) -> Bool {
+    if case .damaged = decoded { return true }
+    return false
+  }
+
+  @Test("seeded random groups (optionals present and absent; empty, non-ASCII and NUL texts; large blobs) round-trip")
+  func roundTrip() {
+    let seed: UInt64 = 20_261_130
+    var random = SeededGenerator(state: seed)
+    for round in 0..<60 {
+      let rows = (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.row(&random) }
+      let sequence = random.next()
+      var bytes: [UInt8] = Bool.random(using: &random) ? [] : [1, 2, 3]  // appends after what the buffer holds
+      let start = bytes.count
+      RedoRecord.encode(sequence: sequence, rows: rows, into: &bytes)
+      #expect(Array(bytes[..<start]) == Array([1, 2, 3].prefix(start)), "seed \(seed) round \(round)")
+      #expect(
+        Self.decode(bytes, from: start) == .record(sequence: sequence, rows: rows, length: bytes.count - start),
+        "seed \(seed) round \(round)")
+      #expect(
+        Self.decode(bytes + [9, 9], from: start) == Self.decode(bytes, from: start), "seed \(seed) round \(round)")
+    }
+  }
+
+  @Test("every truncation of a record is .damaged (zero bytes: .end), never a record")
+  func truncations() {
+    let seed: UInt64 = 4242
+    var random = SeededGenerator(state: seed)
+    for round in 0..<10 {
+      var bytes: [UInt8] = []
+      let rows = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+        var row = Self.row(&random)
+        row.snapshot = row.snapshot.map { Array($0.prefix(30)) }
+        row.encodedOps = Array(row.encodedOps.prefix(30))
+        return row
+      }
+      RedoRecord.encode(sequence: UInt64(round), rows: rows, into: &bytes)
+      #expect(Self.decode([]) == .end)
+      for length in 1..<bytes.count {
+        #expect(Self.isDamaged(Self.decode(Array(bytes[..<length]))), "seed \(seed) round \(round) length \(length)")
+      }
+    }
+  }
+
+  @Test("a flipped bit anywhere in a record (length, checksum, sequence, rows) is .damaged")
+  func flippedBits() {
+    let seed: UInt64 = 99
+    var random = SeededGenerator(state: seed)
+    var row = Self.row(&random)
+    row.encodedOps = Array(row.encodedOps.prefix(50))
+    row.snapshot = [1, 2, 3]
+    var bytes: [UInt8] = []
+    RedoRecord.encode(sequence: 12, rows: [row, redoRow(3)], into: &bytes)
+    for bit in 0..<(bytes.count * 8) {
+      var damaged = bytes
+      damaged[bit / 8] ^= 1 << (bit % 8)
+      #expect(Self.isDamaged(Self.decode(damaged)), "seed \(seed) bit \(bit) of \(bytes.count * 8)")
+    }
+  }
+
+  @Test("a checksummed record whose rows do not fill its payload exactly is .damaged, naming why")
+  func inconsistentPayload() {
+    var bytes: [UInt8] = []
+    RedoRecord.encode(sequence: 5, rows: [redoRow(5)], into: &bytes)
+    /// Sets the row count (bytes 16..<20, after the sequence) and checksums again, as a writer with a bug would.
+    func withCount(_ count: UInt32) -> [UInt8] {
+      var changed = bytes
+      withUnsafeBytes(of: count.littleEndian) { changed.replaceSubrange(16..<20, with: $0) }
+      let crc = changed.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+      withUnsafeBytes(of: crc.littleEndian) { changed.replaceSubrange(4..<8, with: $0) }
+      return changed
+    }
+    #expect(Self.decode(withCount(1)) == Self.decode(bytes))
+    #expect(Self.decode(withCount(2)) == .damaged("a record whose row 2 is cut short"))
+    #expect(Self.decode(withCount(0)) == .damaged("a record with bytes after its 0 rows"))
+  }
+
+  @Test("two records back to back decode in order, then .end")
+  func backToBack() {
+    var bytes: [UInt8] = []
+    RedoRecord.encode(sequence: 7, rows: [redoRow(7)], into: &bytes)
+    let first = bytes.count
+    RedoRecord.encode(sequence: 8, rows: [redoRow(8), redoRow(1, scene: "other")], into: &bytes)
+    #expect(Self.decode(bytes) == .record(sequence: 7, rows: [redoRow(7)], length: first))
+    #expect(
+      Self.decode(bytes, from: first)
+        == .record(sequence: 8, rows: [redoRow(8), redoRow(1, scene: "other")], length: bytes.count - first))
+    #expect(Self.decode(bytes, from: bytes.count) == .end)
+  }
+}
