@@ -1,0 +1,221 @@
+import Foundation
+import NavEngine
+import NavModel
+import Synchronization
+import Testing
+
+@testable import NavStore
+
+/// A store whose redo log's applier, woken by a record after a rest, lets records gather for
+/// 5 s: version 1 of "main" is in the database, versions 2...`count` only in the log, as a
+/// kill -9 would find them.
+func storeWithUnappliedGroups(
+  in directory: TemporaryDirectory, count: UInt64, state: inout SceneState
+) async throws -> SQLiteSceneStore {
+  let store = try SQLiteSceneStore(
+    path: directory.database, durability: .normal, redoLimits: RedoLogLimits(batchNanoseconds: 5_000_000_000))
+  for version in 1...count {
+    try await store.commit([
+      try record(
+        version: version, ops: pushOps("i\(version)"), state: &state, mutationId: "m\(version)", snapshot: version == 3)
+    ])
+    if version == 1 {
+      _ = try store.load()
+      try await waitForApplierRest()
+    }
+  }
+  return store
+}
+
+/// Lets the applier go to rest: a record it finds while still busy is written at once, not
+/// after `batchNanoseconds`.
+func waitForApplierRest() async throws { try await Task.sleep(for: .milliseconds(100)) }
+
+/// How many of a test's concurrent commits returned.
+final class DoneCount: Sendable {
+  let count = Mutex(0)
+}
+
+@Suite("The redo log (--durability normal): a crash keeps every acknowledged group (STORAGE.md §2)")
+struct RedoLogCommitsTests {
+  @Test("kill -9: a start on a byte-for-byte copy of the state directory has every group, then removes the log")
+  func crashCopy() async throws {
+    let live = TemporaryDirectory()
+    var state = SceneState.empty
+    let store = try await storeWithUnappliedGroups(in: live, count: 20, state: &state)
+    defer { store.close() }
+    let copy = TemporaryDirectory()
+    try copyStateFiles(from: live.path, to: copy.path)
+    #expect(store.transactions == 1, "the applier wrote before the copy: the copy would not need the log")
+    #expect(try redoFileNames(in: copy.path) == ["navd.redo.0000000000000001"])
+    #expect(try redoApplied(copy.database) == 1)
+
+    let reopened = try SQLiteSceneStore(path: copy.database, durability: .normal)
+    #expect(reopened.droppedAtStart == nil)
+    // The replayed log is gone; the new one starts at the next sequence (21) and holds nothing.
+    #expect(try redoFileNames(in: copy.path) == ["navd.redo.0000000000000015"])
+    #expect(try fileSize(copy.path + "/navd.redo.0000000000000015") == 0)
+    #expect(try redoApplied(copy.database) == 20)
+    let stored = try #require(try reopened.load().first)
+    #expect(stored.version == 20)
+    #expect(stored.snapshotVersion == 3)
+    #expect(stored.replayed().state == state)
+    #expect(stored.mutationIds.map(\.mutationId) == (1...20).map { "m\($0)" })
+    reopened.close()
+    #expect(try redoFileNames(in: copy.path) == [])
+  }
+
+  @Test("a torn tail (a crash of the machine): the start keeps every whole record and says what it dropped")
+  func tornTail() async throws {
+    let live = TemporaryDirectory()
+    var state = SceneState.empty
+    let store = try await storeWithUnappliedGroups(in: live, count: 6, state: &state)
+    defer { store.close() }
+    let copy = TemporaryDirectory()
+    try copyStateFiles(from: live.path, to: copy.path)
+    #expect(store.transactions == 1, "the applier wrote before the copy: the copy would not need the log")
+    let log = copy.path + "/navd.redo.0000000000000001"
+    let size = try fileSize(log)
+    #expect(truncate(log, off_t(size - 3)) == 0)
+
+    let reopened = try SQLiteSceneStore(path: copy.database, durability: .normal)
+    defer { reopened.close() }
+    let dropped = try #require(reopened.droppedAtStart)
+    #expect(dropped.contains("\(log) at byte "), "\(dropped)")
+    #expect(dropped.contains("only"), "\(dropped)")
+    #expect(try redoFileNames(in: copy.path) == ["navd.redo.0000000000000006"])
+    let stored = try #require(try reopened.load().first)
+    #expect(stored.version == 5)
+    #expect(stored.log.map(\.version) == [4, 5])
+    #expect(try redoApplied(copy.database) == 5)
+  }
+
+  @Test("backlog: a commit past backlogBytes waits (it does not fail) and returns once the applier caught up")
+  func backlogWaits() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(backlogBytes: 1, batchNanoseconds: 200_000_000))
+    defer { store.close() }
+    try await waitForApplierRest()
+    var state = SceneState.empty
+    try await store.commit([try record(version: 1, ops: pushOps("a"), state: &state)])
+    #expect(store.transactions == 0)
+    let started = ContinuousClock.now
+    try await store.commit([try record(version: 2, ops: pushOps("b"), state: &state)])
+    // Only the applier's transaction can have let it through: it naps 200 ms before writing.
+    #expect(store.transactions >= 1)
+    #expect(ContinuousClock.now - started >= .milliseconds(100))
+    #expect(try store.load().first?.version == 2)
+  }
+
+  @Test("backlog: concurrent commits never leave more than backlogBytes plus one record unapplied")
+  func backlogBound() async throws {
+    let directory = TemporaryDirectory()
+    let limit = 300
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(backlogBytes: limit, batchNanoseconds: 50_000_000))
+    defer { store.close() }
+    let done = DoneCount()
+    var worst = 0
+    var longest = 0
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for scene in 0..<12 {
+        group.addTask {
+          var state = SceneState.empty
+          try await store.commit([
+            try record(scene: "s\(scene % 10)\(scene / 10)", version: 1, ops: pushOps("x"), state: &state)
+          ])
+          done.count.withLock { $0 += 1 }
+        }
+      }
+      // Records in the log read first, the position after: never more unapplied than there were.
+      for _ in 0..<500 where done.count.withLock({ $0 }) < 12 {
+        let records = try redoRecords(in: directory.path)
+        let applied = try redoApplied(directory.database)
+        worst = max(worst, records.filter { $0.sequence > applied }.reduce(0) { $0 + $1.length })
+        longest = max(longest, records.map(\.length).max() ?? 0)
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      try await group.waitForAll()
+    }
+    #expect(longest > 0 && longest * 3 > limit, "records of \(longest) bytes: the limit must hold only a few")
+    #expect(worst <= limit + longest, "\(worst) bytes unapplied with a limit of \(limit)")
+    #expect(worst > 0, "the samples never saw an unapplied record")
+    #expect(try store.load().map(\.version) == Array(repeating: 1, count: 12))
+  }
+
+  @Test("rotation: files past fileBytes are retired and removed once applied; close leaves no log")
+  func rotation() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(fileBytes: 200, batchNanoseconds: 1_000_000))
+    var state = SceneState.empty
+    var seen: Set<String> = []
+    for round in UInt64(0)..<10 {
+      for version in round * 5 + 1...round * 5 + 5 {
+        try await store.commit([try record(version: version, ops: pushOps("i\(version)"), state: &state)])
+      }
+      #expect(try store.load().first?.version == round * 5 + 5)
+      let names = try redoFileNames(in: directory.path)
+      #expect(names.count <= 3, "round \(round): \(names)")
+      seen.formUnion(names)
+    }
+    #expect(seen.count >= 5, "\(seen.sorted())")
+    store.close()
+    #expect(try redoFileNames(in: directory.path) == [])
+    #expect(try redoApplied(directory.database) == 50)
+    let reopened = try SQLiteSceneStore(path: directory.database, durability: .normal)
+    defer { reopened.close() }
+    let stored = try #require(try reopened.load().first)
+    #expect(stored.version == 50)
+    #expect(stored.replayed().state == state)
+  }
+
+  @Test(
+    "the database refusing records (not a full disk) fails the next commits with its reason; nothing acknowledged is lost"
+  )
+  func applierRefused() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal, redoLimits: RedoLogLimits(batchNanoseconds: 1_000_000))
+    defer { store.close() }
+    var state = SceneState.empty
+    try await store.commit([try record(version: 1, ops: pushOps("a"), state: &state, mutationId: "m1")])
+    _ = try store.load()
+    try runSQL(
+      "CREATE TRIGGER refuse BEFORE INSERT ON log WHEN NEW.version = 2 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+      at: directory.database)
+    // Acknowledged: it is in the log; the applier cannot write it.
+    try await store.commit([try record(version: 2, ops: pushOps("b"), state: &state, mutationId: "m2")])
+    try await Task.sleep(for: .milliseconds(300))
+    var third = state
+    let error = await #expect(throws: StoreError.self) {
+      try await store.commit([try record(version: 3, ops: pushOps("c"), state: &third, mutationId: "m3")])
+    }
+    #expect(error?.kind == .io)
+    #expect(
+      error?.message.contains("the database refuses the redo log's records") == true, "\(String(describing: error))")
+    #expect(error?.message.contains("refused by the test") == true, "\(String(describing: error))")
+
+    try runSQL("DROP TRIGGER refuse", at: directory.database)
+    var stored = false
+    for _ in 0..<100 where !stored {
+      try await Task.sleep(for: .milliseconds(50))
+      third = state
+      do {
+        try await store.commit([try record(version: 3, ops: pushOps("c"), state: &third, mutationId: "m3")])
+        stored = true
+      } catch let error as StoreError {
+        #expect(error.message.contains("refused by the test"), "\(error)")
+      }
+    }
+    #expect(stored, "commits still refused 5 s after the database took records again")
+    let scene = try #require(try store.load().first)
+    #expect(scene.log.map(\.version) == [1, 2, 3])
+    #expect(scene.mutationIds.map(\.mutationId) == ["m1", "m2", "m3"])
+    #expect(scene.replayed().state == third)
+  }
+}
