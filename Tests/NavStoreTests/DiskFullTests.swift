@@ -90,4 +90,51 @@ struct DiskFullTests {
     #expect(after.mutationIds.map(\.mutationId) == ["m1", "m2"])
     store.close()
   }
+
+  @Test(
+    "disk full in the redo log (STORAGE.md §2): the refused record leaves no byte behind; the next one survives a kill -9",
+    .enabled(if: SmallFileSystem.available, "needs root to mount a 1 MiB tmpfs (mount -t tmpfs); skipped here"))
+  func redoWriteFull() async throws {
+    let disk = SmallFileSystem()
+    #expect(disk.mount())
+    defer { disk.unmount() }
+    let database = disk.path + "/" + SQLiteSceneStore.fileName
+    let store = try SQLiteSceneStore(
+      path: database, durability: .normal, redoLimits: RedoLogLimits(batchNanoseconds: 5_000_000_000))
+    defer { store.close() }
+    var state = SceneState.empty
+    try await store.commit([try record(version: 1, ops: pushOps("a"), state: &state, mutationId: "m1")])
+    _ = try store.load()
+    try await waitForApplierRest()
+    try await store.commit([try record(version: 2, ops: pushOps("b"), state: &state, mutationId: "m2")])
+    let log = disk.path + "/navd.redo.0000000000000001"
+    let size = fileSize(log)
+    #expect(size > 0)
+
+    // The log's last page has room for the start of the record (a partial write) but not all of it.
+    let filler = try disk.fill()
+    var attempt = state
+    let big = (0..<40).map {
+      Op.push(NavigationItem(id: "big\($0)", title: String(repeating: "b", count: 250)), animated: false)
+    }
+    let error = await #expect(throws: StoreError.self) {
+      try await store.commit([try record(version: 3, ops: big, state: &attempt, mutationId: "m3", snapshot: true)])
+    }
+    #expect(error?.kind == .full)
+    #expect(error?.message.contains("disk is full") == true)
+    #expect(fileSize(log) == size, "a partial record stayed in the log")
+
+    try FileManager.default.removeItem(atPath: filler)
+    try await store.commit([try record(version: 3, ops: big, state: &state, mutationId: "m3", snapshot: true)])
+    let copy = TemporaryDirectory()
+    try copyStateFiles(from: disk.path, to: copy.path)
+    #expect(store.transactions == 1, "the applier wrote before the copy: the copy would not need the log")
+    let reopened = try SQLiteSceneStore(path: copy.database, durability: .normal)
+    defer { reopened.close() }
+    #expect(reopened.droppedAtStart == nil)
+    let stored = try #require(try reopened.load().first)
+    #expect(stored.version == 3)
+    #expect(stored.replayed().state.navigationBar.items.map(\.id) == state.navigationBar.items.map(\.id))
+    #expect(stored.mutationIds.map(\.mutationId) == ["m1", "m2", "m3"])
+  }
 }
