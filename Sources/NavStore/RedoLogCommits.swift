@@ -210,9 +210,13 @@ final class RedoLogCommits: Sendable {
           break
         } catch {
           failures += 1
-          state.withLock { $0.applyFailure = error }
+          // Read afresh: `close` may come while this batch is retried.
+          let closing = state.withLock { state in
+            state.applyFailure = error
+            return state.closed
+          }
           // A full disk heals once space returns; at close, the records stay in the log for the next start.
-          if closed && failures >= 3 {
+          if closing && failures >= 3 {
             finish(applied: false)
             return
           }
