@@ -218,4 +218,36 @@ struct RedoLogCommitsTests {
     #expect(scene.mutationIds.map(\.mutationId) == ["m1", "m2", "m3"])
     #expect(scene.replayed().state == third)
   }
+
+  @Test("close while the database refuses records returns, keeps them in the log, and the next start applies them")
+  func closeWhileRefused() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal, redoLimits: RedoLogLimits(batchNanoseconds: 1_000_000))
+    var state = SceneState.empty
+    try await store.commit([try record(version: 1, ops: pushOps("a"), state: &state, mutationId: "m1")])
+    _ = try store.load()
+    try runSQL(
+      "CREATE TRIGGER refuse BEFORE INSERT ON log WHEN NEW.version = 2 BEGIN SELECT RAISE(ABORT, 'refused'); END",
+      at: directory.database)
+    try await store.commit([try record(version: 2, ops: pushOps("b"), state: &state, mutationId: "m2")])
+    // Let the applier fail a few times before navd stops.
+    try await Task.sleep(for: .milliseconds(300))
+    let closed = DoneCount()
+    Thread.detachNewThread {
+      store.close()
+      closed.count.withLock { $0 += 1 }
+    }
+    for _ in 0..<200 where closed.count.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+    #expect(closed.count.withLock { $0 } == 1, "close() still waits for the database 10 s later")
+    #expect(try redoRecords(in: directory.path).map(\.sequence) == [1, 2])
+
+    try runSQL("DROP TRIGGER refuse", at: directory.database)
+    let reopened = try SQLiteSceneStore(path: directory.database, durability: .normal)
+    defer { reopened.close() }
+    #expect(reopened.droppedAtStart == nil)
+    let stored = try #require(try reopened.load().first)
+    #expect(stored.log.map(\.version) == [1, 2])
+    #expect(stored.mutationIds.map(\.mutationId) == ["m1", "m2"])
+  }
 }
