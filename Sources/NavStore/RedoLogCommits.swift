@@ -266,8 +266,8 @@ final class RedoLogCommits: Sendable {
       for path in paths { try RedoLogFiles.remove(path) }
       state.withLock { state in state.retired.removeAll { paths.contains($0.path) } }
     } catch {
-      // Kept for the next try (the next batch): an extra file costs only disk.
-      state.withLock { $0.applyFailure = error }
+      // Kept for the next try (the next batch): an extra file costs only disk. Not an
+      // `applyFailure`: that would refuse every commit, and with no new batch nothing would clear it.
     }
   }
 
