@@ -250,4 +250,37 @@ struct RedoLogCommitsTests {
     #expect(stored.log.map(\.version) == [1, 2])
     #expect(stored.mutationIds.map(\.mutationId) == ["m1", "m2"])
   }
+
+  @Test("a retired file that cannot be removed costs only disk: commits go on and every group is stored")
+  func retiredFileStays() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(fileBytes: 100, batchNanoseconds: 1_000_000))
+    var state = SceneState.empty
+    try await store.commit([try record(version: 1, ops: pushOps("a"), state: &state)])
+    _ = try store.load()
+    // The applier retires the file after its batch; wait for the new one.
+    var names: [String] = []
+    for _ in 0..<100 where names.count < 2 {
+      try await Task.sleep(for: .milliseconds(20))
+      names = try redoFileNames(in: directory.path)
+    }
+    #expect(names == ["navd.redo.0000000000000001", "navd.redo.0000000000000002"])
+    // unlink(2) of a directory fails (EISDIR): the retired file cannot be removed.
+    let retired = directory.path + "/" + names[0]
+    try FileManager.default.removeItem(atPath: retired)
+    try FileManager.default.createDirectory(atPath: retired, withIntermediateDirectories: false)
+
+    for version in UInt64(2)...6 {
+      try await store.commit([try record(version: version, ops: pushOps("i\(version)"), state: &state)])
+      #expect(try store.load().first?.version == version)
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    store.close()
+    try FileManager.default.removeItem(atPath: retired)
+    let reopened = try SQLiteSceneStore(path: directory.database, durability: .normal)
+    defer { reopened.close() }
+    #expect(try reopened.load().first?.version == 6)
+  }
 }
