@@ -6,30 +6,50 @@ import Testing
 
 @testable import NavStore
 
-/// A store whose redo log's applier, woken by a record after a rest, lets records gather for
-/// 5 s: version 1 of "main" is in the database, versions 2...`count` only in the log, as a
-/// kill -9 would find them.
+/// A store at `path` whose redo log's applier, woken by a record after a rest, lets records
+/// gather for 5 s; the database holds version 1 of "main" (`state`), committed and applied by
+/// an earlier store, so the new log begins at sequence 2.
+///
+/// Nothing here waits for the slow applier on the test's thread: the cooperative pool has two
+/// threads here, and other tests share them.
+func slowStore(at path: String, state: inout SceneState) async throws -> SQLiteSceneStore {
+  let first = try SQLiteSceneStore(path: path, durability: .normal)
+  try await first.commit([try record(version: 1, ops: pushOps("i1"), state: &state, mutationId: "m1")])
+  await closeOffPool(first)
+  let store = try SQLiteSceneStore(
+    path: path, durability: .normal, redoLimits: RedoLogLimits(batchNanoseconds: 5_000_000_000))
+  try await waitForApplierRest()
+  return store
+}
+
+/// `slowStore` with versions 2...`count` committed: in its log only, as a kill -9 would find them.
 func storeWithUnappliedGroups(
   in directory: TemporaryDirectory, count: UInt64, state: inout SceneState
 ) async throws -> SQLiteSceneStore {
-  let store = try SQLiteSceneStore(
-    path: directory.database, durability: .normal, redoLimits: RedoLogLimits(batchNanoseconds: 5_000_000_000))
-  for version in 1...count {
+  let store = try await slowStore(at: directory.database, state: &state)
+  for version in 2...count {
     try await store.commit([
       try record(
         version: version, ops: pushOps("i\(version)"), state: &state, mutationId: "m\(version)", snapshot: version == 3)
     ])
-    if version == 1 {
-      _ = try store.load()
-      try await waitForApplierRest()
-    }
   }
   return store
 }
 
-/// Lets the applier go to rest: a record it finds while still busy is written at once, not
+/// Lets a new store's applier go to rest: a record it finds before then is written at once, not
 /// after `batchNanoseconds`.
 func waitForApplierRest() async throws { try await Task.sleep(for: .milliseconds(100)) }
+
+/// Closes `store` on a thread of its own (it waits for the applier's nap and last batch) and
+/// waits for that without holding a thread of the cooperative pool.
+func closeOffPool(_ store: SQLiteSceneStore) async {
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    Thread.detachNewThread {
+      store.close()
+      done.resume()
+    }
+  }
+}
 
 /// How many of a test's concurrent commits returned.
 final class DoneCount: Sendable {
@@ -43,11 +63,10 @@ struct RedoLogCommitsTests {
     let live = TemporaryDirectory()
     var state = SceneState.empty
     let store = try await storeWithUnappliedGroups(in: live, count: 20, state: &state)
-    defer { store.close() }
     let copy = TemporaryDirectory()
     try copyStateFiles(from: live.path, to: copy.path)
-    #expect(store.transactions == 1, "the applier wrote before the copy: the copy would not need the log")
-    #expect(try redoFileNames(in: copy.path) == ["navd.redo.0000000000000001"])
+    #expect(store.transactions == 0, "the applier wrote before the copy: the copy would not need the log")
+    #expect(try redoFileNames(in: copy.path) == ["navd.redo.0000000000000002"])
     #expect(try redoApplied(copy.database) == 1)
 
     let reopened = try SQLiteSceneStore(path: copy.database, durability: .normal)
@@ -63,6 +82,7 @@ struct RedoLogCommitsTests {
     #expect(stored.mutationIds.map(\.mutationId) == (1...20).map { "m\($0)" })
     reopened.close()
     #expect(try redoFileNames(in: copy.path) == [])
+    await closeOffPool(store)
   }
 
   @Test("a torn tail (a crash of the machine): the start keeps every whole record and says what it dropped")
@@ -70,11 +90,10 @@ struct RedoLogCommitsTests {
     let live = TemporaryDirectory()
     var state = SceneState.empty
     let store = try await storeWithUnappliedGroups(in: live, count: 6, state: &state)
-    defer { store.close() }
     let copy = TemporaryDirectory()
     try copyStateFiles(from: live.path, to: copy.path)
-    #expect(store.transactions == 1, "the applier wrote before the copy: the copy would not need the log")
-    let log = copy.path + "/navd.redo.0000000000000001"
+    #expect(store.transactions == 0, "the applier wrote before the copy: the copy would not need the log")
+    let log = copy.path + "/navd.redo.0000000000000002"
     let size = try fileSize(log)
     #expect(truncate(log, off_t(size - 3)) == 0)
 
@@ -88,6 +107,7 @@ struct RedoLogCommitsTests {
     #expect(stored.version == 5)
     #expect(stored.log.map(\.version) == [4, 5])
     #expect(try redoApplied(copy.database) == 5)
+    await closeOffPool(store)
   }
 
   @Test("backlog: a commit past backlogBytes waits (it does not fail) and returns once the applier caught up")
