@@ -23,6 +23,25 @@ struct RedoLogReadersTests {
     await closeOffPool(store)
   }
 
+  @Test("export of a state directory a killed navd left (navd not running) has the log's groups and changes no file")
+  func exportAfterKill() async throws {
+    let live = TemporaryDirectory()
+    var state = SceneState.empty
+    let store = try await storeWithUnappliedGroups(in: live, count: 4, state: &state)
+    let copy = TemporaryDirectory()
+    try copyStateFiles(from: live.path, to: copy.path)
+    #expect(store.transactions == 0, "the applier wrote before the copy: the copy would not need the log")
+    let names = try FileManager.default.contentsOfDirectory(atPath: copy.path).sorted()
+    let before = names.map { FileManager.default.contents(atPath: copy.path + "/" + $0) }
+
+    let exported = try SceneArchive.export(databaseAt: copy.database, only: "main")
+    #expect(exported.problems.isEmpty)
+    #expect(exported.archive.scenes == [SceneArchive.Scene(name: "main", epoch: "e1", version: 4, state: state)])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: copy.path).sorted() == names)
+    #expect(names.map { FileManager.default.contents(atPath: copy.path + "/" + $0) } == before)
+    await closeOffPool(store)
+  }
+
   @Test("import into a state directory with a leftover redo log applies the log first, then the archive")
   func importAppliesLogFirst() async throws {
     let live = TemporaryDirectory()
