@@ -211,10 +211,15 @@ final class RedoLogCommits: Sendable {
         } catch {
           failures += 1
           // Read afresh: `close` may come while this batch is retried.
-          let closing = state.withLock { state in
+          let (closing, waiters) = state.withLock { state in
             state.applyFailure = error
-            return state.closed
+            // Commits waiting for the backlog fail now, as new ones do (`append`), rather than
+            // wait for a database that refuses their predecessors.
+            var waiters: [CheckedContinuation<Void, Never>] = []
+            if error.kind != .full { swap(&waiters, &state.waiters) }
+            return (state.closed, waiters)
           }
+          for waiter in waiters { waiter.resume() }
           // A full disk heals once space returns; at close, the records stay in the log for the next start.
           if closing && failures >= 3 {
             finish(applied: false)
