@@ -303,4 +303,45 @@ struct RedoLogCommitsTests {
     defer { reopened.close() }
     #expect(try reopened.load().first?.version == 6)
   }
+
+  @Test("a commit waiting for the backlog fails, as a new one does, while the database refuses records")
+  func waiterFailsWhenRefused() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(backlogBytes: 1, batchNanoseconds: 1_000_000))
+    defer { store.close() }
+    var state = SceneState.empty
+    try await store.commit([try record(version: 1, ops: pushOps("a"), state: &state)])
+    _ = try store.load()
+    try runSQL(
+      "CREATE TRIGGER refuse BEFORE INSERT ON log WHEN NEW.version = 2 BEGIN SELECT RAISE(ABORT, 'refused'); END",
+      at: directory.database)
+    try await store.commit([try record(version: 2, ops: pushOps("b"), state: &state)])
+    // At once: the backlog holds version 2, so this waits for the applier, which is refused.
+    let outcome = Outcome()
+    let third = state
+    let waiting = Task {
+      var next = third
+      do {
+        try await store.commit([try record(version: 3, ops: pushOps("c"), state: &next)])
+        outcome.value.withLock { $0 = "stored" }
+      } catch {
+        outcome.value.withLock { $0 = "\(error)" }
+      }
+    }
+    for _ in 0..<100 where outcome.value.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(50)) }
+    let seen = outcome.value.withLock { $0 }
+    #expect(
+      seen?.contains("the database refuses the redo log's records") == true, "\(seen ?? "still waiting after 5 s")")
+    try runSQL("DROP TRIGGER refuse", at: directory.database)
+    await waiting.value
+    for _ in 0..<100 where try store.load().first?.version != 2 { try await Task.sleep(for: .milliseconds(50)) }
+    #expect(try store.load().first?.log.map(\.version) == [1, 2])
+  }
+}
+
+/// What a test's background commit came to: nil while it runs.
+final class Outcome: Sendable {
+  let value = Mutex<String?>(nil)
 }
