@@ -2,7 +2,7 @@ import Testing
 
 @testable import NavStore
 
-@Suite("CRC-32C: the redo record's checksum (STORAGE.md §2)")
+@Suite("CRC-32C: the redo record's checksum (STORAGE.md §3, \"The redo log's records\")")
 struct CRC32CTests {
   /// The checksum one bit at a time, as the polynomial defines it: the reference for the tables.
   static func reference(_ bytes: some Sequence<UInt8>) -> UInt32 {

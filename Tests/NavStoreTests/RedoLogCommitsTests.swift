@@ -56,7 +56,7 @@ final class DoneCount: Sendable {
   let count = Mutex(0)
 }
 
-@Suite("The redo log (--durability normal): a crash keeps every acknowledged group (STORAGE.md §2)")
+@Suite("The redo log (--durability normal): a crash keeps every acknowledged group (STORAGE.md §2, §4)")
 struct RedoLogCommitsTests {
   @Test("kill -9: a start on a byte-for-byte copy of the state directory has every group, then removes the log")
   func crashCopy() async throws {

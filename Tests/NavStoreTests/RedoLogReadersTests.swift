@@ -5,7 +5,7 @@ import Testing
 
 @testable import NavStore
 
-@Suite("The redo log's readers: export, import and a start with --durability full (STORAGE.md §2, §5)")
+@Suite("The redo log's readers: export, import and a start with --durability full (STORAGE.md §4, §5)")
 struct RedoLogReadersTests {
   @Test("export while navd runs with records not yet applied shows the newest version and changes nothing")
   func exportWhileOpen() async throws {

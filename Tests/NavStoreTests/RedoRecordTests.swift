@@ -2,7 +2,7 @@ import Testing
 
 @testable import NavStore
 
-@Suite("RedoRecord: one group as a framed, checksummed record (STORAGE.md §2)")
+@Suite("RedoRecord: one group as a framed, checksummed record (STORAGE.md §3, \"The redo log's records\")")
 struct RedoRecordTests {
   /// Pieces random texts are made of: ASCII, multi-byte, NUL.
   static let pieces = ["a", "Z", "é", "日本", "🙂", "\u{0}", " ", "\"", "\\n"]

@@ -2,7 +2,9 @@ import Testing
 
 @testable import NavStore
 
-@Suite("RedoReplay.pending: what a start applies from the log, and where the log ends (STORAGE.md §2)")
+@Suite(
+  "RedoReplay.pending: what a start applies from the log, and where the log ends (STORAGE.md §4, \"Replaying the redo log\")"
+)
 struct RedoReplayTests {
   /// One case: the log's files (records by sequence, optionally cut or damaged) and what a read past `applied` finds.
   struct Case: CustomTestStringConvertible, Sendable {
