@@ -87,23 +87,40 @@ enum RedoReplay {
 }
 
 extension RedoReplay {
+  /// A database to read as navd holds it, and what it could not include.
+  struct Readable {
+    let database: SQLiteDatabase
+    /// Set when the redo log does not continue the database (a crash of the machine left a
+    /// hole in it): what was left out, as a start would leave it out.
+    let problem: String?
+  }
+
   /// The database at `path` as navd holds it, for reading without changing anything
   /// (`navctl export`, whether or not navd runs): the file itself when the redo log holds
   /// nothing past its position, else a copy in memory with those records written into it.
   ///
   /// While navd runs, its applier may write records to the file and remove log files between
   /// the copy and the reading of the log; the log then no longer continues the copy's
-  /// position, and the copy is taken again (up to `attempts` times).
-  static func readable(databaseAt path: String, attempts: Int = 20) throws(StoreError) -> SQLiteDatabase {
+  /// position, and the copy is taken again (up to `attempts` times). A log that still does
+  /// not continue it by then has a hole a start would drop too: what comes before the hole is
+  /// used, and `problem` says what was left out.
+  static func readable(databaseAt path: String, attempts: Int = 20) throws(StoreError) -> Readable {
     let files = RedoLogFiles(databasePath: path)
-    var lastGap = ""
-    for _ in 0..<attempts {
+    for attempt in 1...attempts {
       let database = try SQLiteDatabase(path: path, readOnly: true)
-      let paths = try files.list()
-      guard !paths.isEmpty, try Int(database.integer("PRAGMA user_version")) >= 4 else { return database }
+      guard !(try files.list()).isEmpty, try Int(database.integer("PRAGMA user_version")) >= 4 else {
+        return Readable(database: database, problem: nil)
+      }
       let copy = try SQLiteDatabase(path: ":memory:")
-      try database.copy(into: copy)
-      let applied = UInt64(bitPattern: try copy.integer("SELECT sequence FROM redo_applied"))
+      let applied: UInt64
+      do throws(StoreError) {
+        try database.copy(into: copy)
+        applied = UInt64(bitPattern: try copy.integer("SELECT sequence FROM redo_applied"))
+      } catch {
+        // A damaged file may not copy whole: read what it holds, as export does, without the log.
+        return Readable(
+          database: database, problem: "the redo log could not be added to the database's copy: \(error.message)")
+      }
       var contents: [(path: String, bytes: [UInt8])] = []
       for path in try files.list() {
         do throws(StoreError) {
@@ -113,14 +130,12 @@ extension RedoReplay {
         }
       }
       let found = pending(after: applied, in: contents)
-      if found.rows.isEmpty { return database }
-      if found.endedAtGap {
-        lastGap = found.dropped ?? ""
-        continue
-      }
+      if found.endedAtGap, attempt < attempts { continue }
+      let problem = found.endedAtGap ? found.dropped : nil
+      if found.rows.isEmpty { return Readable(database: problem == nil ? database : copy, problem: problem) }
       try StoreWriter(database: copy).commit(found.rows, redoSequence: found.last)
-      return copy
+      return Readable(database: copy, problem: problem)
     }
-    throw StoreError(.io, "\(path): the redo log kept moving while it was read (\(lastGap)); try again")
+    preconditionFailure("the last attempt returns")
   }
 }

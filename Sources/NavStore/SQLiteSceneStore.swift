@@ -166,7 +166,7 @@ public final class SQLiteSceneStore: SceneStore {
         .corrupt,
         "\(error.message). navd will not start on a damaged database. To recover: save what can still be read "
           + "with 'navctl export --state-dir \(stateDir) > navd-backup.json', move the database aside "
-          + "('mv \(path) \(path).damaged', and its -wal and -shm files), then 'navctl import --state-dir \(stateDir) "
+          + "('mv \(path) \(path).damaged', and its -wal and -shm files and the navd.redo.* files beside it), then 'navctl import --state-dir \(stateDir) "
           + "navd-backup.json' and start navd again")
     case .tooNew, .full, .io:
       return error

@@ -15,8 +15,9 @@ extension SceneArchive {
   /// a scene that cannot be read is left out and named in `problems`. `only` limits the
   /// export to one scene.
   public static func export(databaseAt path: String, only: String? = nil) throws(StoreError) -> ExportResult {
-    let reader = try SceneReader(database: RedoReplay.readable(databaseAt: path))
-    var problems: [String] = []
+    let readable = try RedoReplay.readable(databaseAt: path)
+    let reader = try SceneReader(database: readable.database)
+    var problems: [String] = readable.problem.map { [$0] } ?? []
     var names: [String]
     if let only {
       guard (try? reader.sceneNames())?.contains(only) != false else {
@@ -24,7 +25,9 @@ extension SceneArchive {
       }
       names = [only]
     } else {
-      (names, problems) = reader.sceneNamesLeniently()
+      let (listed, listing) = reader.sceneNamesLeniently()
+      names = listed
+      problems += listing
     }
     var scenes: [Scene] = []
     for name in names {

@@ -42,6 +42,24 @@ struct RedoLogReadersTests {
     await closeOffPool(store)
   }
 
+  @Test("export of a directory whose redo log does not continue the database exports the database and names the hole")
+  func exportWithHole() async throws {
+    let live = TemporaryDirectory()
+    var state = SceneState.empty
+    let store = try await storeWithUnappliedGroups(in: live, count: 4, state: &state)
+    let copy = TemporaryDirectory()
+    try copyStateFiles(from: live.path, to: copy.path)
+    await closeOffPool(store)
+    let applied = try redoApplied(copy.database)
+    #expect(applied >= 1)
+    // As if a crash of the machine had lost the records right after the database's position.
+    try runSQL("UPDATE redo_applied SET sequence = \(applied - 1)", at: copy.database)
+    let exported = try SceneArchive.export(databaseAt: copy.database)
+    #expect(exported.problems.count == 1)
+    #expect(exported.problems.first?.contains("record \(applied + 1) where \(applied) was due") == true)
+    #expect(exported.archive.scenes.map(\.version) == [applied])
+  }
+
   @Test("import into a state directory with a leftover redo log applies the log first, then the archive")
   func importAppliesLogFirst() async throws {
     let live = TemporaryDirectory()
