@@ -88,7 +88,13 @@ final class RedoLogCommits: Sendable {
     let fd = try Self.create(path)
     state = Mutex(State(fd: fd, path: path, nextSequence: nextSequence, applied: nextSequence - 1))
     thread.withLock { [self] thread in
-      thread = OwnThread(name: "navd-redo") { [self] in applyUntilClosed(writer) }
+      thread = OwnThread(name: "navd-redo") { [self] in
+        // Its work can wait and the event loop's cannot: on a busy machine the loop (and the
+        // clients it answers) come first. Nice 10 still gives it its share when both are busy.
+        // (Linux keeps the nice value per thread: `who` 0 is this thread alone.)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        applyUntilClosed(writer)
+      }
     }
   }
 
