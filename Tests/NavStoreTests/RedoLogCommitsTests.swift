@@ -58,6 +58,28 @@ final class DoneCount: Sendable {
 
 @Suite("The redo log (--durability normal): a crash keeps every acknowledged group (STORAGE.md §2, §4)")
 struct RedoLogCommitsTests {
+  @Test("the applier thread, navd-redo, runs at nice 10: the event loop comes first (STORAGE.md §2)")
+  func applierIsNice() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(path: directory.database, durability: .normal)
+    var nices: [String] = []
+    for _ in 0..<100 where nices.isEmpty {
+      for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") {
+        let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+        guard comm.hasPrefix("navd-redo"),
+          let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8)
+        else { continue }
+        // Field 19 (nice) counted after the ")" that ends the thread's name.
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        nices.append(String(fields[16]))
+      }
+      if nices.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    #expect(!nices.isEmpty, "a navd-redo thread runs")
+    #expect(Set(nices) == ["10"])
+    await closeOffPool(store)
+  }
+
   @Test("kill -9: a start on a byte-for-byte copy of the state directory has every group, then removes the log")
   func crashCopy() async throws {
     let live = TemporaryDirectory()
