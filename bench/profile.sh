@@ -2,7 +2,7 @@
 # Where navd's instructions go, counted by callgrind (repeatable on a busy
 # machine, unlike timings): a release navd on a private socket under
 # valgrind, a warm-up, then COUNT publishes from navbench with N layout
-# subscribers (0: round trips with none). Prints instructions per mutation
+# subscribers (0: round trips with none). Prints instructions per mutation (all threads, and the event loop's and the redo log applier's own)
 # and the top functions, inclusive and self, demangled; keeps the callgrind
 # file for `callgrind_annotate` or kcachegrind.
 #
@@ -56,7 +56,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out" \
+valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes --callgrind-out-file="$work/callgrind.out" \
   .build/release/navd --socket "$work/navd.sock" --state-dir "$work/state" >"$work/navd.log" 2>&1 &
 navd_pid=$!
 for _ in $(seq 300); do [ -S "$work/navd.sock" ] && break; sleep 0.1; done
@@ -87,17 +87,34 @@ timeout 1800 "${bench[@]}" "${warm[@]}" >/dev/null
 callgrind_control -z "$navd_pid" >/dev/null
 timeout 3600 "${bench[@]}" "${measure[@]}" >"$work/navbench.txt"
 callgrind_control -d "$navd_pid" >/dev/null
-dump="$(ls -t "$work"/callgrind.out.* | head -1)"
+# One file per thread (--separate-threads): callgrind.out.<dump>-<thread>.
+latest="$(ls -t "$work"/callgrind.out.* | head -1)"
+threads=("${latest%-*}"-*)
+totals() { callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print ($1 ~ /^[0-9]+$/) ? $1 : 0 }'; }
+total=0
+dump=""
+applier=0
+for file in "${threads[@]}"; do
+  instructions="$(totals "$file")"
+  total=$((total + ${instructions:-0}))
+  if grep -q 'NavServer0B4LoopC3run' "$file"; then  # ServerLoop.run(), mangled
+    dump="$file"  # the event loop's thread: the listings below are its own
+  elif grep -q 'applyUntilClosed' "$file"; then
+    applier=$((applier + instructions))
+  fi
+done
+[ -n "$dump" ] || { echo "profile.sh: no event-loop thread in $latest" >&2; exit 1; }
+loop="$(totals "$dump")"
 
 demangle() { swift demangle --simplified | sed -E 's/ \[[^]]*\]$//; s|/[^ :]*Sources/||; s|  Sources/|  |; s|//<compiler-generated>:|(gen) |; s|\?\?\?:||' | cut -c1-150; }
-total="$(callgrind_annotate "$dump" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')"
 mode="$subscribers subscribers"
 [ "$pipelined" -eq 0 ] || mode="pipelined, window 64, no subscribers"
 echo "navd at $(git rev-parse --short HEAD), $mode: $count mutations profiled"
-echo "instructions per mutation (user space): $((total / count))"
-echo "profile: $dump"
+echo "instructions per mutation (user space, all threads): $((total / count))"
+echo "  of which the event loop's thread: $((loop / count)); the redo log's applier (navd-redo): $((applier / count))"
+echo "profile (the event loop's thread): $dump"
 echo
-echo "== inclusive (share of all instructions)"
+echo "== inclusive (share of the event loop thread's instructions)"
 callgrind_annotate --inclusive=yes "$dump" | sed -n '/file:function/,$p' | sed -n '3,42p' | demangle
 echo
 echo "== self"
