@@ -135,6 +135,12 @@ struct LayoutDocumentTests {
       ("back item", { $0.navigationBar.items[1].title = "Front" }),
       ("top item's prompt", { $0.navigationBar.items[2].prompt = "Prompt" }),
       ("top item's id", { $0.navigationBar.items[2].id = "other" }),
+      ("top item's title view", { $0.navigationBar.items[2].titleView = CustomView(name: "logo", width: 40) }),
+      ("top item's back button item", { $0.navigationBar.items[2].backBarButtonItem = "b" }),
+      ("top item's hidesBackButton", { $0.navigationBar.items[2].hidesBackButton = true }),
+      ("top item's leftItemsSupplementBackButton", { $0.navigationBar.items[2].leftItemsSupplementBackButton = true }),
+      ("top item's left items", { $0.navigationBar.items[2].leftBarButtonItems = ["b"] }),
+      ("top item's right items", { $0.navigationBar.items[2].rightBarButtonItems = ["b"] }),
       ("stack depth", { $0.navigationBar.items.removeFirst(2) }),
       ("navigation bar hidden", { $0.navigationBar.hidden = true }),
       ("navigation bar appearance", { $0.navigationBar.appearance.tintColor = Color.black }),
@@ -157,12 +163,18 @@ struct LayoutDocumentTests {
       change(&state)
       #expect(!answer(state), "\(name)")
     }
-    // `onlyTopTitleChanged` names each stored property of these two types:
-    // one added to them must be added there (and above).
+    // `onlyTopTitleChanged` names each stored property of these two types, and
+    // `NavigationItem.equalsIgnoringTitle` each of the item's: one added to them
+    // must be added there (and above).
     #expect(
       Mirror(reflecting: base).children.map(\.label) == [
         "navigationBar", "toolbar", "barButtonItems", "tintColor", "appearanceDefaults",
       ])
     #expect(Mirror(reflecting: base.navigationBar).children.map(\.label) == ["items", "hidden", "appearance"])
+    #expect(
+      Mirror(reflecting: base.navigationBar.items[0]).children.map(\.label) == [
+        "id", "title", "prompt", "titleView", "backBarButtonItem", "hidesBackButton", "leftItemsSupplementBackButton",
+        "leftBarButtonItems", "rightBarButtonItems",
+      ])
   }
 }

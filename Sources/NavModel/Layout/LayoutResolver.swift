@@ -53,14 +53,16 @@ public enum LayoutResolver {
   ) -> Bool {
     let old = navigationBarInputs.navigationBar
     let new = state.navigationBar
-    guard let newTop = new.topItem, var top = old.topItem, top.title != newTop.title,
-      old.items.count == min(new.items.count, 2)
+    guard !new.items.isEmpty, old.items.count == min(new.items.count, 2) else { return false }
+    // The top and back items read in place: comparing the two `backItem`
+    // optionals copied each twice (~1,600 instructions), and a copy of the
+    // old top item with the new title, compared whole, cost ~700 more.
+    let top = old.items.count - 1
+    let newTop = new.items.count - 1
+    guard old.items[top].title != new.items[newTop].title, old.items[top].equalsIgnoringTitle(new.items[newTop])
     else { return false }
-    // The back item, when there is one, read in place: comparing the two
-    // `backItem` optionals copied each twice (~1,600 instructions).
     if old.items.count == 2, old.items[0] != new.items[new.items.count - 2] { return false }
-    top.title = newTop.title
-    return top == newTop && old.hidden == new.hidden
+    return old.hidden == new.hidden
       && old.appearance == new.appearance && state.toolbar == toolbarInputs.toolbar
       && state.barButtonItems == toolbarInputs.barButtonItems && state.tintColor == toolbarInputs.tintColor
       && state.appearanceDefaults == toolbarInputs.appearanceDefaults
