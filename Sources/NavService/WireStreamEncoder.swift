@@ -32,24 +32,39 @@ public struct WireStreamEncoder: StreamEncoder {
     fromVersion: UInt64, toVersion: UInt64, patch: [PatchOperation], animated: Bool, events: [SceneEvent],
     coalesced: Bool, into out: inout [UInt8]
   ) {
-    out.append(literal: #"{"animated":"#)
-    out.append(literal: animated ? "true" : "false")
+    // Adjacent literals are appended as one: each append costs ~100 instructions
+    // besides its bytes (callgrind).
+    out.append(literal: animated ? #"{"animated":true"# : #"{"animated":false"#)
     if coalesced { out.append(literal: #","coalesced":true"#) }
-    out.append(literal: #","events":["#)
-    for (index, event) in events.enumerated() {
-      if index > 0 { out.append(UInt8(ascii: ",")) }
-      JSONWriter.write(event.json, into: &out)
+    if events.isEmpty {
+      out.append(literal: #","events":[],"fromVersion":"#)
+    } else {
+      out.append(literal: #","events":["#)
+      for (index, event) in events.enumerated() {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        JSONWriter.write(event.json, into: &out)
+      }
+      out.append(literal: #"],"fromVersion":"#)
     }
-    out.append(literal: #"],"fromVersion":"#)
-    JSONWriter.write(.number(Double(fromVersion)), into: &out)
+    writeVersion(fromVersion, into: &out)
     out.append(literal: #","kind":"update","patch":["#)
     for (index, operation) in patch.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }
       writeOperation(operation, into: &out)
     }
     out.append(literal: #"],"toVersion":"#)
-    JSONWriter.write(.number(Double(toVersion)), into: &out)
+    writeVersion(toVersion, into: &out)
     out.append(UInt8(ascii: "}"))
+  }
+
+  /// A version as `JSONWriter` writes it as a number: in decimal, straight from the
+  /// integer up to 2^53 (where the double is exact), through the double beyond.
+  private static func writeVersion(_ version: UInt64, into out: inout [UInt8]) {
+    if version <= 1 << 53 {
+      JSONWriter.writeInteger(Int64(version), into: &out)
+    } else {
+      JSONWriter.write(.number(Double(version)), into: &out)
+    }
   }
 
   /// Room for an update's parameters: 160 bytes, and for each operation whose value is a
@@ -74,15 +89,26 @@ public struct WireStreamEncoder: StreamEncoder {
       from.writeJSONString(into: &out)
       out.append(UInt8(ascii: ","))
     }
-    out.append(literal: #""op":"#)
-    JSONWriter.writeString(operation.name, into: &out)
-    out.append(literal: #","path":"#)
+    out.append(literal: opAndPathKey(operation))
     operation.path.writeJSONString(into: &out)
     if let value = operation.value {
       out.append(literal: #","value":"#)
       JSONWriter.write(value, into: &out)
     }
     out.append(UInt8(ascii: "}"))
+  }
+
+  /// `"op":"<name>","path":` of `operation`, one literal: the name as `JSONWriter`
+  /// writes `operation.name`, none of which needs an escape.
+  private static func opAndPathKey(_ operation: PatchOperation) -> StaticString {
+    switch operation {
+    case .add: #""op":"add","path":"#
+    case .remove: #""op":"remove","path":"#
+    case .replace: #""op":"replace","path":"#
+    case .move: #""op":"move","path":"#
+    case .copy: #""op":"copy","path":"#
+    case .test: #""op":"test","path":"#
+    }
   }
 
   /// `{"parameters":<parameters>,"continues":true}` and the NUL that ends a Varlink frame.

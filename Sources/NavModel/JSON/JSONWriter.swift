@@ -81,7 +81,8 @@ public enum JSONWriter {
         buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
         rest /= 10
       } while rest != 0
-      out.append(contentsOf: buffer[start...])
+      // As a buffer, not a slice of one: appending the slice went through its iterator.
+      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
     }
   }
 
