@@ -83,6 +83,45 @@ struct JSONDocumentTests {
     }
   }
 
+  /// A string scan's span, or its error, and where it left the lexer.
+  static func scan(_ bytes: [UInt8], full: Bool) -> (String, Int) {
+    bytes.withUnsafeBufferPointer { buffer in
+      var lexer = JSONLexer(bytes: buffer, maxDepth: 1)
+      let outcome: String
+      do {
+        let span: JSONStringSpan
+        if full {
+          lexer.index += 1
+          span = try lexer.scanString(from: lexer.index)
+        } else {
+          span = try lexer.scanString()
+        }
+        outcome = "\(span.start)..<\(span.end) escaped \(span.escaped) ascii \(span.ascii)"
+      } catch {
+        outcome = "\(error)"
+      }
+      return (outcome, lexer.index)
+    }
+  }
+
+  @Test("a string's inlined scan (plain ASCII to the quote) gives what the full scan gives, for random strings")
+  func inlinedStringScan() {
+    let seed = SplitMix64.testSeed(default: Self.defaultSeed)
+    var rng = SplitMix64(seed: seed)
+    let special: [UInt8] = [0x22, 0x5C, 0x00, 0x1F, 0x80, 0xC3, 0xA9, 0xFF, 0x6E, 0x75]
+    let ordinary: [UInt8] = [0x20, 0x21, 0x23, 0x41, 0x5B, 0x7E, 0x7F, 0x30]
+    var plain = 0
+    for round in 0..<20_000 {
+      // An opening quote, then bytes that mostly hold a closing quote somewhere.
+      let bytes = [0x22] + (0..<rng.below(40)).map { _ in rng.chance(8) ? rng.pick(special) : rng.pick(ordinary) }
+      let inlined = Self.scan(bytes, full: false)
+      let full = Self.scan(bytes, full: true)
+      #expect(inlined == full, "seed \(seed), round \(round): \(bytes)")
+      if inlined.0.hasSuffix("escaped false ascii true") { plain += 1 }
+    }
+    #expect(plain > 1000, "seed \(seed): only \(plain) plain strings")
+  }
+
   @Test("reading values: strings with escapes, numbers, keys compared as strings")
   func reading() throws {
     let document = try JSONDocument(

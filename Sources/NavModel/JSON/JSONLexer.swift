@@ -23,6 +23,7 @@ struct JSONLexer {
   /// The byte at `index`, or nil at the end.
   var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
+  @inline(__always)
   mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
@@ -49,14 +50,17 @@ struct JSONLexer {
   }
 
   /// Opens an object or array (at its bracket), refusing to go deeper than `maxDepth`.
+  @inline(__always)
   mutating func enter() throws(JSONParser.Error) {
     depth += 1
     if depth > maxDepth { throw fail("nesting deeper than \(maxDepth) levels") }
   }
 
+  @inline(__always)
   mutating func leave() { depth -= 1 }
 
   /// After a member or element: `,` (true: another follows) or `closer` (false: the end).
+  @inline(__always)
   mutating func separator(_ closer: UInt8, expected: String) throws(JSONParser.Error) -> Bool {
     skipWhitespace()
     guard index < bytes.count else { throw fail("unexpected end of input") }
@@ -72,6 +76,7 @@ struct JSONLexer {
   }
 
   /// After a key: the `:`.
+  @inline(__always)
   mutating func colon() throws(JSONParser.Error) {
     skipWhitespace()
     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
