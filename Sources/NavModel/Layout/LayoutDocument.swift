@@ -83,7 +83,8 @@ public struct LayoutDocument: Sendable {
   /// `replace` of its member that `PatchBuilder.diff` finds.
   private mutating func retitle(_ title: String?) -> [PatchOperation] {
     navigationBarInputs.navigationBar.items[navigationBarInputs.navigationBar.items.count - 1].title = title
-    if LayoutResolver.retitle(&navigationBarDraft, title: title), layout.navigationBar.centre != nil {
+    // `case .some`, not `!= nil`, which copied the centre out of its optional first.
+    if LayoutResolver.retitle(&navigationBarDraft, title: title), case .some = layout.navigationBar.centre {
       layout.navigationBar.centre?.title = title
       let value = title.map(JSONValue.string) ?? .null
       json.replaceMember(at: Self.centreTitle.tokens[...], with: value)

