@@ -104,15 +104,14 @@ public enum JSONWriter {
   static func writeStringContents(_ s: String, into out: inout [UInt8]) {
     var s = s
     s.withUTF8 { utf8 in
+      guard let base = utf8.baseAddress else { return }
       var runStart = 0
       var i = 0
       while i < utf8.count {
-        if i + 8 <= utf8.count,
-          let base = utf8.baseAddress,
-          !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-        {
+        // The words with nothing to escape in a tight loop (the checks of the outer one
+        // for each word cost ~40% more, callgrind).
+        while i + 8 <= utf8.count, !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
           i += 8
-          continue
         }
         let end = min(i + 8, utf8.count)
         while i < end {
