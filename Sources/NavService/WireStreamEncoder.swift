@@ -26,7 +26,7 @@ public struct WireStreamEncoder: StreamEncoder {
 
   /// An update's parameters, byte for byte what `JSONWriter.bytes(parameters(frame))`
   /// writes (members in key order, as JSONWriter sorts them) without building its
-  /// dictionaries: ~9,000 instructions per update of a title change (callgrind),
+  /// dictionaries: ~3,000 instructions per update of a title change (callgrind),
   /// paid once per update per view. A seeded randomized test holds it to the reference.
   static func writeUpdate(
     fromVersion: UInt64, toVersion: UInt64, patch: [PatchOperation], animated: Bool, events: [SceneEvent],
