@@ -2,14 +2,16 @@
 ///
 /// The small accessors a typed reader calls for every member (`kind`, `members`, `key`,
 /// `string(_:is:)`, …) are inlined: as calls they cost ~1,000 instructions of a title
-/// change's ~4,100 in the typed reader (callgrind).
+/// change's ~4,100 in the typed reader (callgrind). They are `@inlinable`, so NavWire's
+/// readers (a call's envelope, `MutateCall`'s parameters) inline them too; what they read
+/// (`tokens`, `Token`) is `@usableFromInline` for that, and no more public than before.
 extension JSONDocument {
   /// The value's JSON type.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func kind(_ index: Index) -> Kind { tokens[index].kind }
 
   /// Whether the value is `null`.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func isNull(_ index: Index) -> Bool { tokens[index].kind == .null }
 
   /// The JSON type name, as `JSONValue.typeName` says it ("number", "object", …).
@@ -52,7 +54,7 @@ extension JSONDocument {
 
   /// Whether the value (or key) is the string `name`, compared as strings are: an escaped or
   /// non-ASCII one is decoded first, so `"\u0074itle"` is `title`.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func string(_ index: Index, is name: StaticString) -> Bool {
     let token = tokens[index]
     guard token.kind == .string else { return false }
@@ -62,7 +64,7 @@ extension JSONDocument {
   }
 
   /// The position in `names` of key `key`, nil when it is none of them.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func key(_ key: Index, in names: [StaticString]) -> Int? {
     let token = tokens[key]
     guard token.kind == .string, !token.escaped, token.ascii else { return names.firstIndex { string(key, is: $0) } }
@@ -78,8 +80,8 @@ extension JSONDocument {
   /// Whether the plain string `token` is `name`, compared through pointers: subscripting
   /// the array checks bounds on every byte (~14 instructions a byte for an op name like
   /// "updateNavigationItem").
-  @inline(__always)
-  private static func bytes(_ buffer: UnsafeBufferPointer<UInt8>, _ token: Token, equal name: StaticString) -> Bool {
+  @inlinable @inline(__always)
+  static func bytes(_ buffer: UnsafeBufferPointer<UInt8>, _ token: Token, equal name: StaticString) -> Bool {
     let length = name.utf8CodeUnitCount
     guard token.end - token.start == length else { return false }
     guard let start = buffer.baseAddress.map({ $0 + token.start }) else { return length == 0 }
@@ -98,7 +100,7 @@ extension JSONDocument {
   public func rawBytes(_ index: Index) -> ArraySlice<UInt8> { bytes[tokens[index].start..<tokens[index].end] }
 
   /// The value of member `name` of an object, nil when absent (or not an object).
-  @inline(__always)
+  @inlinable @inline(__always)
   public func member(_ name: StaticString, of object: Index) -> Index? {
     guard tokens[object].kind == .object else { return nil }
     for (key, value) in members(object) where string(key, is: name) { return value }
@@ -106,14 +108,14 @@ extension JSONDocument {
   }
 
   /// An object's members in document order, as (key, value) positions; none for any other value.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func members(_ object: Index) -> Members {
     let token = tokens[object]
     return Members(tokens: tokens, index: object + 1, end: token.kind == .object ? token.next : object + 1)
   }
 
   /// An array's elements in order; none for any other value.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func elements(_ array: Index) -> Elements {
     let token = tokens[array]
     return Elements(tokens: tokens, index: array + 1, end: token.kind == .array ? token.next : array + 1)
@@ -121,12 +123,19 @@ extension JSONDocument {
 
   /// The members of an object: each key's position and its value's.
   public struct Members: Sequence, IteratorProtocol {
-    let tokens: [Token]
-    var index: Int
-    let end: Int
+    @usableFromInline let tokens: [Token]
+    @usableFromInline var index: Int
+    @usableFromInline let end: Int
+
+    @usableFromInline
+    init(tokens: [Token], index: Int, end: Int) {
+      self.tokens = tokens
+      self.index = index
+      self.end = end
+    }
 
     /// The next (key, value), skipping whatever the previous value held.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func next() -> (key: Index, value: Index)? {
       guard index < end else { return nil }
       let key = index
@@ -137,12 +146,19 @@ extension JSONDocument {
 
   /// The elements of an array, by position.
   public struct Elements: Sequence, IteratorProtocol {
-    let tokens: [Token]
-    var index: Int
-    let end: Int
+    @usableFromInline let tokens: [Token]
+    @usableFromInline var index: Int
+    @usableFromInline let end: Int
+
+    @usableFromInline
+    init(tokens: [Token], index: Int, end: Int) {
+      self.tokens = tokens
+      self.index = index
+      self.end = end
+    }
 
     /// The next element, skipping whatever the previous one held.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func next() -> Index? {
       guard index < end else { return nil }
       let element = index

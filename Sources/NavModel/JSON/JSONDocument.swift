@@ -20,24 +20,25 @@ public struct JSONDocument: Sendable {
     case null, bool, number, string, array, object
   }
 
+  @usableFromInline
   struct Token: Sendable {
-    var kind: Kind
+    @usableFromInline var kind: Kind
     /// Strings (keys too): the span's flags. Bools: the value.
-    var escaped = false
-    var ascii = false
-    var flag = false
+    @usableFromInline var escaped = false
+    @usableFromInline var ascii = false
+    @usableFromInline var flag = false
     /// Strings: between the quotes; numbers: the digits; containers: the brackets.
-    var start: Int
-    var end: Int
+    @usableFromInline var start: Int
+    @usableFromInline var end: Int
     /// The token after this value: `index + 1`, or past every token inside a container.
-    var next: Int
+    @usableFromInline var next: Int
     /// Members or elements of a container.
-    var count = 0
+    @usableFromInline var count = 0
   }
 
   /// The document's bytes.
   public let bytes: [UInt8]
-  let tokens: [Token]
+  @usableFromInline let tokens: [Token]
 
   /// The document's value (the first token).
   public var root: Index { 0 }
