@@ -47,8 +47,14 @@ final class RedoLogCommits: Sendable {
     var fileBytes = 0
     /// The sequence the next record gets.
     var nextSequence: UInt64
-    /// Records written and not yet taken by the applier, back to back.
-    var pending: [UInt8] = []
+    /// Where a record is encoded for its `write`; kept between records unless it grew past
+    /// `scratchKept` (a large snapshot).
+    var scratch: [UInt8] = []
+    /// The rows of the records written and not yet taken by the applier: the applier writes
+    /// these, not the log's bytes, which a start reads only after a crash.
+    var pending: [StoreRow] = []
+    /// The encoded size of the records in `pending`.
+    var pendingBytes = 0
     /// The sequence of the last record in `pending`.
     var pendingThrough: UInt64 = 0
     /// Bytes written and not yet in the database (pending or being applied).
@@ -68,6 +74,10 @@ final class RedoLogCommits: Sendable {
     var applyFailure: StoreError?
     var transactions = 0
   }
+
+  /// Larger scratch buffers are let go after their record: one big snapshot should not hold
+  /// its size for the life of navd.
+  private static let scratchKept = 64 << 10
 
   private let state: Mutex<State>
   private let files: RedoLogFiles
@@ -140,15 +150,13 @@ final class RedoLogCommits: Sendable {
       return .failed(StoreError(failure.kind, "the database refuses the redo log's records: \(failure.message)"))
     }
     guard state.backlog < limits.backlogBytes else { return .full }
-    let start = state.pending.count
-    RedoRecord.encode(sequence: state.nextSequence, rows: rows, into: &state.pending)
-    let written = state.pending.withUnsafeBytes {
-      Self.writeAll(state.fd, UnsafeRawBufferPointer(rebasing: $0[start...]))
-    }
-    let length = state.pending.count - start
+    state.scratch.removeAll(keepingCapacity: true)
+    RedoRecord.encode(sequence: state.nextSequence, rows: rows, into: &state.scratch)
+    let written = state.scratch.withUnsafeBytes { Self.writeAll(state.fd, $0) }
+    let length = state.scratch.count
+    if state.scratch.capacity > Self.scratchKept { state.scratch = [] }
     guard written == length else {
       let error = RedoLogFiles.failure("write", state.path)
-      state.pending.removeSubrange(start...)
       // Nothing of a failed record may stay: the log would end at its torn bytes.
       if written > 0, ftruncate(state.fd, off_t(state.fileBytes)) != 0 {
         state.broken = StoreError(
@@ -160,6 +168,8 @@ final class RedoLogCommits: Sendable {
     }
     state.fileBytes += length
     state.backlog += length
+    state.pending.append(contentsOf: rows)
+    state.pendingBytes += length
     state.pendingThrough = state.nextSequence
     state.nextSequence += 1
     defer { state.applierIdle = false }
@@ -200,10 +210,11 @@ final class RedoLogCommits: Sendable {
         // Let a burst's records gather into one transaction (not when closing: finish now).
         if !state.withLock({ $0.closed }) { Self.nap(nanoseconds: limits.batchNanoseconds) }
       }
-      let (batch, through, closed) = state.withLock { state in
-        var batch: [UInt8] = []
+      let (batch, batchBytes, through, closed) = state.withLock { state in
+        var batch: [StoreRow] = []
         swap(&batch, &state.pending)
-        return (batch, state.pendingThrough, state.closed)
+        defer { state.pendingBytes = 0 }
+        return (batch, state.pendingBytes, state.pendingThrough, state.closed)
       }
       if batch.isEmpty {
         if closed { break }
@@ -211,7 +222,7 @@ final class RedoLogCommits: Sendable {
       }
       while true {
         do throws(StoreError) {
-          try writer.commit(Self.rows(of: batch), redoSequence: through)
+          try writer.commit(batch, redoSequence: through)
           failures = 0
           break
         } catch {
@@ -236,7 +247,7 @@ final class RedoLogCommits: Sendable {
       }
       let (waiters, retire) = state.withLock { state in
         state.applied = through
-        state.backlog -= batch.count
+        state.backlog -= batchBytes
         state.applyFailure = nil
         state.transactions += 1
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -248,24 +259,6 @@ final class RedoLogCommits: Sendable {
       rotateIfLong()
     }
     finish(applied: true)
-  }
-
-  /// The rows of the records in `batch` (bytes this log encoded a moment ago, in order).
-  private static func rows(of batch: [UInt8]) throws(StoreError) -> [StoreRow] {
-    var rows: [StoreRow] = []
-    var offset = 0
-    while true {
-      let decoded = batch.withUnsafeBytes { RedoRecord.decode(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
-      switch decoded {
-      case .end:
-        return rows
-      case .damaged(let why):
-        throw StoreError(.io, "the redo log's applier could not read back its own record at byte \(offset): \(why)")
-      case .record(_, let recordRows, let length):
-        rows.append(contentsOf: recordRows)
-        offset += length
-      }
-    }
   }
 
   /// Removes retired files the database now holds all of, once the database's files are durable.
