@@ -54,7 +54,7 @@ let package = Package(
     .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavService", "NavWire", "NavModel", "CNavSys"]),
     .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavService", "NavTestSupport"]),
     .testTarget(
-      name: "NavStoreTests", dependencies: ["NavStore", "NavEngine", "NavModel", "CSQLite"],
+      name: "NavStoreTests", dependencies: ["NavStore", "NavEngine", "NavModel", "CSQLite", "NavTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "NavServiceTests", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),

@@ -1,3 +1,4 @@
+import NavTestSupport
 import Testing
 
 @testable import NavStore
@@ -7,19 +8,19 @@ struct RedoRecordTests {
   /// Pieces random texts are made of: ASCII, multi-byte, NUL.
   static let pieces = ["a", "Z", "é", "日本", "🙂", "\u{0}", " ", "\"", "\\n"]
 
-  static func text(_ random: inout SeededGenerator) -> String {
+  static func text(_ random: inout SplitMix64) -> String {
     (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
   }
 
   /// Empty, small, or (one time in eight) larger than 64 KiB.
-  static func blob(_ random: inout SeededGenerator) -> [UInt8] {
+  static func blob(_ random: inout SplitMix64) -> [UInt8] {
     let count =
       Int.random(in: 0..<8, using: &random) == 0
       ? Int.random(in: 65_536...200_000, using: &random) : Int.random(in: 0...40, using: &random)
     return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
   }
 
-  static func row(_ random: inout SeededGenerator) -> StoreRow {
+  static func row(_ random: inout SplitMix64) -> StoreRow {
     let id = Bool.random(using: &random) ? text(&random) : nil
     return StoreRow(
       scene: text(&random), epoch: text(&random), version: random.next(), client: text(&random), mutationId: id,
@@ -40,7 +41,7 @@ struct RedoRecordTests {
   @Test("seeded random groups (optionals present and absent; empty, non-ASCII and NUL texts; large blobs) round-trip")
   func roundTrip() {
     let seed: UInt64 = 20_261_130
-    var random = SeededGenerator(state: seed)
+    var random = SplitMix64(seed: seed)
     for round in 0..<60 {
       let rows = (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.row(&random) }
       let sequence = random.next()
@@ -59,7 +60,7 @@ struct RedoRecordTests {
   @Test("every truncation of a record is .damaged (zero bytes: .end), never a record")
   func truncations() {
     let seed: UInt64 = 4242
-    var random = SeededGenerator(state: seed)
+    var random = SplitMix64(seed: seed)
     for round in 0..<10 {
       var bytes: [UInt8] = []
       let rows = (0..<Int.random(in: 1...3, using: &random)).map { _ in
@@ -79,7 +80,7 @@ struct RedoRecordTests {
   @Test("a flipped bit anywhere in a record (length, checksum, sequence, rows) is .damaged")
   func flippedBits() {
     let seed: UInt64 = 99
-    var random = SeededGenerator(state: seed)
+    var random = SplitMix64(seed: seed)
     var row = Self.row(&random)
     row.encodedOps = Array(row.encodedOps.prefix(50))
     row.snapshot = [1, 2, 3]

@@ -3,20 +3,6 @@ import Testing
 
 @testable import NavStore
 
-/// SplitMix64 as a `RandomNumberGenerator`: the same values for the same seed, so a failing
-/// seeded test can be rerun exactly (each test prints its seed in its expectations).
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// A small store row whose version says which record it came from.
 func redoRow(_ version: UInt64, scene: String = "main") -> StoreRow {
   StoreRow(

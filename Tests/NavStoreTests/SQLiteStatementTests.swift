@@ -1,3 +1,4 @@
+import NavTestSupport
 import Testing
 
 @testable import NavStore
@@ -9,7 +10,7 @@ struct SQLiteStatementTests {
   @Test("seeded random texts (empty, multi-byte, with NUL, growing and shrinking) are stored and read back as bound")
   func randomTextsRoundTrip() throws {
     let seed: UInt64 = 20_261_130
-    var random = Generator(state: seed)
+    var random = SplitMix64(seed: seed)
     let directory = TemporaryDirectory()
     let database = try SQLiteDatabase(path: directory.database)
     try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT, n INTEGER, c TEXT)")
@@ -32,19 +33,4 @@ struct SQLiteStatementTests {
       read.reset()
     }
   }
-}
-
-/// SplitMix64: the same numbers for the same seed (NavTestSupport's generator; this target does not depend on it).
-private struct Generator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
