@@ -141,8 +141,9 @@ final class Daemon: Sendable {
       log.notice("ready", [("event", "ready"), ("listener", listener.description)])
     }
     server.waitUntilStopped()
-    // Every acknowledged mutation was committed before its reply; closing checkpoints
-    // the database and releases it for the next navd.
+    // Every acknowledged mutation was stored before its reply; closing writes what the redo
+    // log holds into the database, removes the log, checkpoints the database and releases it
+    // for the next navd.
     durable.store.close()
     var status: Int32 = 0
     if let handOver = handOver.withLock({ $0 })?.handOver {
