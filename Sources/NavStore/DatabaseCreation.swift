@@ -28,6 +28,10 @@ enum DatabaseCreation {
     do {
       let database = try SQLiteDatabase(path: staging)
       try database.execute("PRAGMA synchronous = OFF")
+      // Before the WAL switch, which writes the file's first page: after that SQLite ignores a
+      // new vacuum mode, and the first open ran a VACUUM — a write transaction whose WAL header
+      // and directory fsyncs were two of a first start's four.
+      try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
       let mode = try database.texts("PRAGMA journal_mode = WAL").first
       guard mode == "wal" else {
         throw StoreError(.io, "\(staging): cannot use WAL mode (journal_mode is \(mode ?? "?"))")

@@ -34,6 +34,18 @@ struct DatabaseCreationTests {
     #expect(try database.integer("PRAGMA auto_vacuum") == 2)
   }
 
+  @Test("the created file is already auto_vacuum=INCREMENTAL: the first open runs no VACUUM, so writes nothing")
+  func createdFileNeedsNoVacuum() throws {
+    let directory = TemporaryDirectory()
+    try DatabaseCreation.createIfMissing(at: directory.database)
+    let created = try SQLiteDatabase(path: directory.database, readOnly: true)
+    #expect(try created.integer("PRAGMA auto_vacuum") == 2)
+    // Opening the store writes nothing to a new file (no transaction: the WAL stays empty).
+    let store = try SQLiteSceneStore(path: directory.database)
+    #expect(fileSize(directory.database + "-wal") == 0)
+    store.close()
+  }
+
   @Test("a creation cut short (a leftover navd.db.new, an empty navd.db) is started over")
   func leftoversAreReplaced() throws {
     let directory = TemporaryDirectory()
