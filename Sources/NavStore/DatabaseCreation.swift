@@ -23,7 +23,7 @@ enum DatabaseCreation {
     for leftover in [staging, staging + "-wal", staging + "-shm", staging + "-journal"] { unlink(leftover) }
     // Created private (0600; SQLite gives its -wal and -shm files the same mode), whatever the umask.
     let fd = open(staging, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw failure("create", staging) }
+    guard fd >= 0 else { throw StoreError.systemCall("create", staging) }
     close(fd)
     do {
       let database = try SQLiteDatabase(path: staging)
@@ -41,26 +41,17 @@ enum DatabaseCreation {
       try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
     try sync(staging, flags: O_RDONLY)
-    guard rename(staging, path) == 0 else { throw failure("rename to \(path)", staging) }
+    guard rename(staging, path) == 0 else { throw StoreError.systemCall("rename to \(path)", staging) }
     unlink(staging + "-wal")
     unlink(staging + "-shm")
-    try sync(directory(of: path), flags: O_RDONLY | O_DIRECTORY)
-  }
-
-  /// The directory holding `path`, whose entry the rename changed.
-  private static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
+    // The directory's entry is what the rename changed.
+    try sync(StateDirectory.containing(path), flags: O_RDONLY | O_DIRECTORY)
   }
 
   private static func sync(_ path: String, flags: Int32) throws(StoreError) {
     let fd = open(path, flags | O_CLOEXEC)
-    guard fd >= 0 else { throw failure("open", path) }
+    guard fd >= 0 else { throw StoreError.systemCall("open", path) }
     defer { close(fd) }
-    guard fsync(fd) == 0 else { throw failure("fsync", path) }
-  }
-
-  private static func failure(_ operation: String, _ path: String) -> StoreError {
-    StoreError(.io, "\(path): \(operation): \(String(cString: strerror(errno)))")
+    guard fsync(fd) == 0 else { throw StoreError.systemCall("fsync", path) }
   }
 }

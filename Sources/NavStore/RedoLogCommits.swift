@@ -156,7 +156,7 @@ final class RedoLogCommits: Sendable {
     let length = state.scratch.count
     if state.scratch.capacity > Self.scratchKept { state.scratch = [] }
     guard written == length else {
-      let error = RedoLogFiles.failure("write", state.path)
+      let error = StoreError.systemCall("write", state.path)
       // Nothing of a failed record may stay: the log would end at its torn bytes.
       if written > 0, ftruncate(state.fd, off_t(state.fileBytes)) != 0 {
         state.broken = StoreError(
@@ -190,7 +190,7 @@ final class RedoLogCommits: Sendable {
 
   private static func create(_ path: String) throws(StoreError) -> Int32 {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw RedoLogFiles.failure("create", path) }
+    guard fd >= 0 else { throw StoreError.systemCall("create", path) }
     return fd
   }
 

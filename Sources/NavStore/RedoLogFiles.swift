@@ -14,11 +14,7 @@ struct RedoLogFiles {
 
   /// The log next to the database at `databasePath`.
   init(databasePath: String) {
-    if let slash = databasePath.lastIndex(of: "/") {
-      directory = slash == databasePath.startIndex ? "/" : String(databasePath[..<slash])
-    } else {
-      directory = "."
-    }
+    directory = StateDirectory.containing(databasePath)
   }
 
   /// The path of the file whose first record is `sequence`.
@@ -29,7 +25,7 @@ struct RedoLogFiles {
 
   /// Every file of the log, in the log's order.
   func list() throws(StoreError) -> [String] {
-    guard let stream = opendir(directory) else { throw Self.failure("list", directory) }
+    guard let stream = opendir(directory) else { throw StoreError.systemCall("list", directory) }
     defer { closedir(stream) }
     var names: [String] = []
     while let entry = readdir(stream) {
@@ -46,14 +42,14 @@ struct RedoLogFiles {
   /// The whole content of the file at `path`.
   static func contents(of path: String) throws(StoreError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-    guard fd >= 0 else { throw failure("open", path) }
+    guard fd >= 0 else { throw StoreError.systemCall("open", path) }
     defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw failure("read", path) }
+      guard count >= 0 else { throw StoreError.systemCall("read", path) }
       if count == 0 { return bytes }
       bytes.append(contentsOf: chunk[0..<count])
     }
@@ -63,21 +59,13 @@ struct RedoLogFiles {
   static func sync(_ path: String) throws(StoreError) {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     if fd < 0, errno == ENOENT { return }
-    guard fd >= 0 else { throw failure("open", path) }
+    guard fd >= 0 else { throw StoreError.systemCall("open", path) }
     defer { close(fd) }
-    guard fdatasync(fd) == 0 else { throw failure("fdatasync", path) }
+    guard fdatasync(fd) == 0 else { throw StoreError.systemCall("fdatasync", path) }
   }
 
   /// Removes the file at `path` (already gone is fine).
   static func remove(_ path: String) throws(StoreError) {
-    guard unlink(path) == 0 || errno == ENOENT else { throw failure("unlink", path) }
-  }
-
-  static func failure(_ operation: String, _ path: String, errno code: Int32 = errno) -> StoreError {
-    let reason = String(cString: strerror(code))
-    if code == ENOSPC || code == EDQUOT {
-      return StoreError(.full, "\(path): the disk is full (\(reason)); nothing was stored")
-    }
-    return StoreError(.io, "\(path): \(operation): \(reason)")
+    guard unlink(path) == 0 || errno == ENOENT else { throw StoreError.systemCall("unlink", path) }
   }
 }

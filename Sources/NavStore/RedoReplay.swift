@@ -101,12 +101,14 @@ extension RedoReplay {
   ///
   /// While navd runs, its applier may write records to the file and remove log files between
   /// the copy and the reading of the log; the log then no longer continues the copy's
-  /// position, and the copy is taken again (up to `attempts` times). A log that still does
+  /// position, and the copy is taken again (up to 20 times). A log that still does
   /// not continue it by then has a hole a start would drop too: what comes before the hole is
   /// used, and `problem` says what was left out.
-  static func readable(databaseAt path: String, attempts: Int = 20) throws(StoreError) -> Readable {
+  static func readable(databaseAt path: String) throws(StoreError) -> Readable {
     let files = RedoLogFiles(databasePath: path)
-    for attempt in 1...attempts {
+    var attempts = 0
+    while true {
+      attempts += 1
       let database = try SQLiteDatabase(path: path, readOnly: true)
       guard !(try files.list()).isEmpty, try Int(database.integer("PRAGMA user_version")) >= 4 else {
         return Readable(database: database, problem: nil)
@@ -121,6 +123,7 @@ extension RedoReplay {
         return Readable(
           database: database, problem: "the redo log could not be added to the database's copy: \(error.message)")
       }
+      // Listed again after the copy: the records past its position are in the files there now.
       var contents: [(path: String, bytes: [UInt8])] = []
       for path in try files.list() {
         do throws(StoreError) {
@@ -130,12 +133,11 @@ extension RedoReplay {
         }
       }
       let found = pending(after: applied, in: contents)
-      if found.endedAtGap, attempt < attempts { continue }
+      if found.endedAtGap, attempts < 20 { continue }
       let problem = found.endedAtGap ? found.dropped : nil
       if found.rows.isEmpty { return Readable(database: problem == nil ? database : copy, problem: problem) }
       try StoreWriter(database: copy).commit(found.rows, redoSequence: found.last)
       return Readable(database: copy, problem: problem)
     }
-    preconditionFailure("the last attempt returns")
   }
 }

@@ -160,8 +160,7 @@ public final class SQLiteSceneStore: SceneStore {
   static func explained(_ error: StoreError, path: String) -> StoreError {
     switch error.kind {
     case .corrupt:
-      let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-      let stateDir = directory.isEmpty ? "." : directory
+      let stateDir = StateDirectory.containing(path)
       return StoreError(
         .corrupt,
         "\(error.message). navd will not start on a damaged database. To recover: save what can still be read "

@@ -6,6 +6,12 @@ import NavFileSystem
 
 /// Where navd keeps its database and lock, and the checks that make it safe to use.
 public enum StateDirectory {
+  /// The directory holding the file at `path` (`.` for a bare name, `/` for a file in the root).
+  static func containing(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
   /// `--state-dir`, else `$STATE_DIRECTORY` (systemd's `StateDirectory=`; the first of
   /// a colon-separated list), else `$XDG_STATE_HOME/navd`, else `./.navd`.
   public static func resolve(explicit: String?, environment: [String: String]) -> String {
