@@ -51,7 +51,9 @@ let package = Package(
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel", "NavTestSupport"]),
     .testTarget(name: "NavClientTests", dependencies: ["NavClient", "NavModel", "NavWire"]),
     .testTarget(name: "NavCtlKitTests", dependencies: ["NavCtlKit", "NavModel"], exclude: ["Golden"]),
-    .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavService", "NavWire", "NavModel", "CNavSys"]),
+    .testTarget(
+      name: "NavServerTests",
+      dependencies: ["NavServer", "NavService", "NavWire", "NavModel", "CNavSys", "NavTestSupport"]),
     .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavService", "NavTestSupport"]),
     .testTarget(
       name: "NavStoreTests", dependencies: ["NavStore", "NavEngine", "NavModel", "CSQLite", "NavTestSupport"],

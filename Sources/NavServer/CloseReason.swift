@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Why navd closed a connection; each is logged once, at the level given here.
 ///
 /// The Varlink specification and systemd close the connection on anything that is
@@ -48,6 +52,11 @@ enum CloseReason: Equatable, Sendable, CustomStringConvertible {
     case .ioError(let detail): "I/O error: \(detail)"
     case .serverStopping: "server stopping"
     }
+  }
+
+  /// A failed `send`: the peer gone (EPIPE, ECONNRESET) is a normal close, anything else an I/O error.
+  init(sendFailure error: SystemCallError) {
+    self = error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .ioError(error.description)
   }
 
   /// How loudly to log it.

@@ -288,6 +288,42 @@ extension Connection.StateMachine {
     return nextAction()
   }
 
+  /// Whether a signal from call `serial`'s source can be served in one step: the loop
+  /// pulls the source and writes what it returns straight to the socket, then reports
+  /// with `sourceWritten` (`ServerLoop.pullAndWrite`). True exactly when
+  /// `sourceSignalled` would answer `.pull` with nothing queued ahead of the pulled
+  /// bytes: the stream is open, no output waits, no message arrived behind the stream,
+  /// and the server is not stopping. The signal is then taken, as a pull takes it.
+  mutating func takesSignalForDirectWrite(serial: UInt64) -> Bool {
+    guard case .streaming(serial) = state, output.isEmpty, stopReply == nil, !decoder.hasCompleteFrame else {
+      return false
+    }
+    streamSignalled = false
+    return true
+  }
+
+  /// The loop pulled call `serial`'s source itself (after `takesSignalForDirectWrite`),
+  /// got `bytes`, and wrote the first `written` of them to the socket: the rest is
+  /// queued as if `sourceProduced` had queued them all and `bytesWritten` had followed.
+  /// When the socket took everything, `sourceWrittenWhole` says so for less.
+  mutating func sourceWritten(serial: UInt64, bytes: [UInt8], written: Int) -> Action {
+    guard case .streaming(serial) = state else { return .none }
+    writtenTotal += written
+    if written == bytes.count { return .none }
+    if output.count + bytes.count - written > limits.outputHardLimitBytes {
+      return outputOverflow(cancel: streamSource)
+    }
+    output.append(bytes)
+    output.consume(written)
+    return nextAction()
+  }
+
+  /// `sourceWritten` when the socket took all `n` bytes pulled: nothing to queue and no
+  /// next step (the signal was taken and nothing else waits), so no action to perform.
+  mutating func sourceWrittenWhole(_ n: Int) {
+    writtenTotal += n
+  }
+
   /// What a `pull` of call `serial`'s source returned.
   mutating func sourceProduced(serial: UInt64, bytes: [UInt8], finished: Bool) -> Action {
     guard case .streaming(serial) = state else { return .none }

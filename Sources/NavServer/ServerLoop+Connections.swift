@@ -179,11 +179,58 @@ extension ServerLoop {
         drive(connection, connection.machine.bytesWritten(n))
         if n < pending { sends = .max }
       case .failure(let error):
-        let reason: CloseReason =
-          error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .ioError(error.description)
-        drive(connection, connection.machine.closeRequested(reason))
+        drive(connection, connection.machine.closeRequested(CloseReason(sendFailure: error)))
       }
     }
+    enforceOutputQuota(connection)
+    applyInterest(connection)
+  }
+
+  /// Serves a quiet stream's signal in one step (`takesSignalForDirectWrite` said yes):
+  /// pulls the source and sends the pulled buffer itself — usually the chunk the engine
+  /// encoded once for every subscriber of the view — with no stop in the output buffer,
+  /// no second visit in the fan-out and no epoll change when the socket takes it all.
+  /// What the socket did not take is queued, and epoll then watches for writability.
+  ///
+  /// Delivering, queueing and writing separately (three state-machine steps, the output
+  /// buffer, the fan-out list, the quota and epoll checks) cost ~770 instructions more
+  /// per subscriber per publish (callgrind, 64 subscribers: 193,418 → 144,204 on the loop).
+  func pullAndWrite(_ connection: Connection, serial: UInt64) {
+    if let context = connection.context, context.serial == serial {
+      context.dataSignalPending.store(false, ordering: .releasing)
+    }
+    guard let source = connection.machine.streamSource else { preconditionFailure("a quiet stream without a source") }
+    let pulled = source.pull()
+    // A finished stream, or more than the output may ever hold (which closes it), takes
+    // the separate steps.
+    guard !pulled.finished, pulled.bytes.count <= limits.outputHardLimitBytes else {
+      drive(
+        connection, connection.machine.sourceProduced(serial: serial, bytes: pulled.bytes, finished: pulled.finished))
+      if connection.attached { joinFanOut(connection) }
+      return
+    }
+    guard !pulled.bytes.isEmpty else { return }
+    let result = pulled.bytes.withUnsafeBytes { bytes in
+      Result { () throws(SystemCallError) in try Syscall.send(connection.fd, bytes) }
+    }
+    let written: Int
+    switch result {
+    case .success(.done(let n)):
+      configuration.writeObserver?(connection.id)
+      written = n
+    case .success(.wouldBlock):
+      written = 0
+    case .failure(let error):
+      drive(connection, connection.machine.closeRequested(CloseReason(sendFailure: error)))
+      return
+    }
+    // All written: output was empty and stays so, which epoll and the quota already
+    // reflect (every flush that empties the output applies both).
+    if written == pulled.bytes.count, connection.outputCounted == 0 {
+      connection.machine.sourceWrittenWhole(written)
+      return
+    }
+    drive(connection, connection.machine.sourceWritten(serial: serial, bytes: pulled.bytes, written: written))
     enforceOutputQuota(connection)
     applyInterest(connection)
   }

@@ -185,8 +185,10 @@ final class ServerLoop: @unchecked Sendable {
   /// the start of the next round, or after the replies are written when the pass ends
   /// first: a lone writer's reply does not wait for the pulls either, while under a
   /// pipelined load no source holds more than one round's updates (its queue is bounded;
-  /// the output buffer takes them up to the low-water mark). Returns whether work is
-  /// left for the next pass.
+  /// the output buffer takes them up to the low-water mark). In that last delivery a
+  /// stream with nothing queued is pulled and written in one step (`pullAndWrite`), so
+  /// the first subscriber's bytes leave before the last one is pulled. Returns whether
+  /// work is left for the next pass.
   func settle(maxRounds: Int = 64) -> Bool {
     for _ in 0..<maxRounds {
       inbox.takeAll(into: &inboxBatch)
@@ -197,23 +199,42 @@ final class ServerLoop: @unchecked Sendable {
       inboxBatch.removeAll(keepingCapacity: true)
     }
     flushDirty()
-    deliverSignals()
+    deliverSignals(writingQuietStreams: true)
     flushFanOut()
     return inbox.hasPending || !dirty.isEmpty || !fanOut.isEmpty
   }
 
   /// Tells each signalled connection's state machine, which pulls the source if its
   /// output is below the low-water mark, and lists it for the fan-out. Nothing is
-  /// written here.
+  /// written here, except with `writingQuietStreams` (the pass's last delivery, after
+  /// the replies are written): then a stream with nothing queued (`takesSignalForDirectWrite`)
+  /// is pulled and written at once (`pullAndWrite`) and only the others join the fan-out.
+  ///
+  /// Earlier in a pass (a round's start) nothing is written, so under a pipelined load
+  /// a subscriber still gets every version of the pass in one `send`.
   ///
   /// When the fan-out lists nothing yet (the usual case: the pass's signals are delivered
   /// at once) the delivered list becomes the fan-out's, so a subscriber is held in one
   /// list per pass, not two (a retain, a release and an append fewer per subscriber per
   /// publish, callgrind). A connection in it that is detached is skipped there too.
-  private func deliverSignals() {
+  private func deliverSignals(writingQuietStreams: Bool = false) {
     guard !signalled.isEmpty else { return }
     assert(visiting.isEmpty, "deliverSignals inside another visit")
     swap(&visiting, &signalled)
+    if writingQuietStreams {
+      for connection in visiting {
+        guard connection.attached, let serial = connection.signalledSerial else { continue }
+        connection.signalledSerial = nil
+        if connection.machine.takesSignalForDirectWrite(serial: serial) {
+          pullAndWrite(connection, serial: serial)
+        } else {
+          drive(connection, connection.machine.sourceSignalled(serial: serial))
+          if connection.attached { joinFanOut(connection) }
+        }
+      }
+      visiting.removeAll(keepingCapacity: true)
+      return
+    }
     for connection in visiting {
       guard connection.attached, let serial = connection.signalledSerial else { continue }
       connection.signalledSerial = nil
