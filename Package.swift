@@ -60,7 +60,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "NavServiceTests", dependencies: ["NavService", "NavEngine", "NavServer", "NavWire", "NavModel"]),
-    .testTarget(name: "NavbenchTests", dependencies: ["navbench", "NavModel"]),
+    .testTarget(name: "NavbenchTests", dependencies: ["navbench", "NavModel", "NavTestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["NavClient", "NavModel", "NavWire"]),
   ],
   swiftLanguageModes: [.v6]

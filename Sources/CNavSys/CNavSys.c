@@ -117,3 +117,7 @@ long long cnav_resident_bytes(void) {
   if (sscanf(text, "%lld %lld", &size, &resident) != 2) return -1;
   return resident * sysconf(_SC_PAGESIZE);
 }
+
+const void *cnav_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+  return memmem(haystack, haystack_length, needle, needle_length);
+}

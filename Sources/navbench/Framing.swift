@@ -11,7 +11,7 @@ enum Framing {
   func messageLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
     switch self {
     case .varlink:
-      guard let nul = bytes.firstIndex(of: 0) else { return nil }
+      guard let nul = firstNUL(bytes) else { return nil }
       return nul + 1
     case .resp:
       return RESP.valueEnd(bytes, from: 0)

@@ -90,4 +90,8 @@ int cnav_set_timeouts(int fd, int milliseconds);
 /// cannot call: ioctl is variadic); 0 when fd is not a terminal.
 int cnav_terminal_columns(int fd);
 
+/// glibc's memmem (a GNU extension, which Swift's Glibc module does not declare):
+/// the first occurrence of needle in haystack, or NULL.
+const void *cnav_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+
 #endif
