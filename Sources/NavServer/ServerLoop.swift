@@ -213,8 +213,8 @@ final class ServerLoop: @unchecked Sendable {
   /// Earlier in a pass (a round's start) nothing is written, so under a pipelined load
   /// a subscriber still gets every version of the pass in one `send`.
   ///
-  /// When the fan-out lists nothing yet (the usual case: the pass's signals are delivered
-  /// at once) the delivered list becomes the fan-out's, so a subscriber is held in one
+  /// At a round's start, when the fan-out lists nothing yet (the pass's signals are
+  /// delivered at once) the delivered list becomes the fan-out's, so a subscriber is held in one
   /// list per pass, not two (a retain, a release and an append fewer per subscriber per
   /// publish, callgrind). A connection in it that is detached is skipped there too.
   private func deliverSignals(writingQuietStreams: Bool = false) {
