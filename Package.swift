@@ -25,7 +25,8 @@ let package = Package(
     .target(name: "CSystemd", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
     .target(name: "NavFileSystem"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "NavSystem", "CSQLite"]),
+    .target(
+      name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "NavSystem", "CNavSys", "CSQLite"]),
     .target(name: "NavWire", dependencies: ["NavModel"]),
     .target(name: "NavClient", dependencies: ["NavModel", "NavWire", "NavSystem"]),
     .target(name: "NavCtlKit", dependencies: ["NavModel", "NavWire"]),

@@ -1,3 +1,4 @@
+import Foundation
 import NavTestSupport
 import Testing
 
@@ -42,6 +43,46 @@ struct CRC32CTests {
         }
       }
     }
+  }
+
+  @Test("the portable tables match the bit-at-a-time reference, and known vectors")
+  func tablesMatchReference() {
+    let seed: UInt64 = 0x7AB1_E5
+    var random = SplitMix64(seed: seed)
+    #expect(Array("123456789".utf8).withUnsafeBytes { CRC32C.tableChecksum($0) } == 0xE306_9283)
+    for round in 0..<200 {
+      let bytes = (0..<Int.random(in: 0...100, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+      #expect(
+        bytes.withUnsafeBytes { CRC32C.tableChecksum($0) } == Self.reference(bytes), "seed \(seed) round \(round)")
+    }
+  }
+
+  @Test("seeded random buffers up to 5 KiB, at any offset, continuing any checksum: checksum equals the tables")
+  func matchesTables() {
+    let seed: UInt64 = 0xC0FF_EE32
+    var random = SplitMix64(seed: seed)
+    for round in 0..<500 {
+      let length = round < 100 ? round : Int.random(in: 0...5_000, using: &random)
+      let offset = Int.random(in: 0..<8, using: &random)
+      let buffer = (0..<offset + length).map { _ in UInt8.random(in: 0...255, using: &random) }
+      let start = round % 3 == 0 ? 0 : UInt32.random(in: 0...UInt32.max, using: &random)
+      buffer.withUnsafeBytes { raw in
+        let bytes = UnsafeRawBufferPointer(rebasing: raw[offset...])
+        #expect(
+          CRC32C.checksum(bytes, continuing: start) == CRC32C.tableChecksum(bytes, continuing: start),
+          "seed \(seed) round \(round) length \(length) offset \(offset)")
+      }
+    }
+  }
+
+  @Test("on a CPU with SSE 4.2 (per /proc/cpuinfo) the checksum uses its crc32 instruction")
+  func usesTheInstructionWhenThere() throws {
+    #if arch(x86_64)
+      let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+      #expect(CRC32C.usesHardware == cpuinfo.contains(" sse4_2"))
+    #else
+      #expect(!CRC32C.usesHardware)
+    #endif
   }
 
   @Test("continuing: the checksum of a split buffer, the second part continuing the first, is the whole's")

@@ -1,5 +1,5 @@
 // System calls and structs that Swift's Glibc module does not expose on Linux:
-// epoll, eventfd, accept4, SO_PEERCRED and AF_UNIX address handling.
+// epoll, eventfd, accept4, SO_PEERCRED and AF_UNIX address handling; and SSE 4.2's crc32.
 // Keep this header small: Swift wraps each call once, in NavSystem's Syscall.swift
 // (and the server's own calls in NavServer's Syscall.swift).
 #ifndef CNAVSYS_H
@@ -85,6 +85,44 @@ int cnav_set_buffer_sizes(int fd, int send_bytes, int receive_bytes);
 
 /// setsockopt(SO_RCVTIMEO / SO_SNDTIMEO) in milliseconds; used by blocking test clients.
 int cnav_set_timeouts(int fd, int milliseconds);
+
+/// Whether this CPU has SSE 4.2's `crc32` instruction (x86-64 only; 0 elsewhere), which
+/// cnav_crc32c_hardware needs.
+static inline int cnav_crc32c_hardware_available(void) {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("sse4.2") ? 1 : 0;
+#else
+  return 0;
+#endif
+}
+
+/// CRC-32C of `count` bytes with the CPU's `crc32` instruction, eight bytes at a time,
+/// continuing from `crc` in register form (already inverted: ~0 to start, invert the result).
+/// Call only when cnav_crc32c_hardware_available() is 1; NavStore's CRC32C keeps a portable
+/// table path as the reference. Inline in this header rather than in CNavSys.c: compiled with
+/// the Swift code that calls it, its debug info stays in the DWARF version valgrind reads.
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static inline uint32_t cnav_crc32c_hardware(
+    uint32_t crc, const void *bytes, size_t count) {
+  const unsigned char *p = (const unsigned char *)bytes;
+  uint64_t wide = crc;
+  for (; count >= 8; p += 8, count -= 8) {
+    uint64_t word;
+    __builtin_memcpy(&word, p, 8);
+    wide = __builtin_ia32_crc32di(wide, word);
+  }
+  crc = (uint32_t)wide;
+  for (; count > 0; p += 1, count -= 1) crc = __builtin_ia32_crc32qi(crc, *p);
+  return crc;
+}
+#else
+static inline uint32_t cnav_crc32c_hardware(uint32_t crc, const void *bytes, size_t count) {
+  (void)crc;
+  (void)bytes;
+  (void)count;
+  __builtin_trap();  // never called: cnav_crc32c_hardware_available() is 0 here
+}
+#endif
 
 /// The width in columns of the terminal on fd (ioctl TIOCGWINSZ, which Swift
 /// cannot call: ioctl is variadic); 0 when fd is not a terminal.
