@@ -29,6 +29,11 @@ public final class InMemorySceneStore: SceneStore {
 
   /// Stores the group, or throws the next queued failure and stores nothing.
   nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws(StoreError) {
+    _ = try commitAtOnce(records)
+  }
+
+  /// Stores the group as `commit` does: always at once.
+  public func commitAtOnce(_ records: [CommitRecord]) throws(StoreError) -> Bool {
     let failure: StoreError? = contents.withLock { contents in
       if !contents.failures.isEmpty { return contents.failures.removeFirst() }
       for record in records { Self.store(record, in: &contents.scenes) }
@@ -36,6 +41,7 @@ public final class InMemorySceneStore: SceneStore {
       return nil
     }
     if let failure { throw failure }
+    return true
   }
 
   /// Makes the next commit fail with `error` (call n times for n failures).

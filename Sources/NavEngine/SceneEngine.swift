@@ -124,15 +124,37 @@ public actor SceneEngine {
   private func commitGroup(
     leading first: MutationRequest, answer: (Result<MutationOutcome, NavError>) -> Void
   ) async {
+    let group = planGroup(leading: first)
+    switch commitAtOnce(group.plan) {
+    case .committed(let results): self.answer(group, results, leader: answer)
+    case .mustAwait(let records): self.answer(group, await commit(group.plan, records), leader: answer)
+    }
+  }
+
+  /// A group planned from its leader and the waiting requests that joined it.
+  private struct LedGroup {
+    var plan: GroupPlan
+    var joined: [(MutationRequest, Reply)]
+  }
+
+  /// Plans `first` and as many waiting mutations as the group may hold.
+  private func planGroup(leading first: MutationRequest) -> LedGroup {
     let joined = takePending(upTo: groupCapacity - 1)
     // Planned from `first` and the waiting requests where they are: no array of copies.
     var plan = GroupPlan(state: state, version: version, snapshots: snapshots)
     plan.reserveCapacity(joined.count + 1)
     self.plan(first, into: &plan)
     for index in joined.indices { self.plan(joined[index].0, into: &plan) }
-    let results = await commit(plan)
-    answer(results[0])
-    for ((_, reply), result) in zip(joined, results.dropFirst()) {
+    return LedGroup(plan: plan, joined: joined)
+  }
+
+  /// Answers a committed group in order: its leader through `leader`, then the requests that joined.
+  private func answer(
+    _ group: LedGroup, _ results: [Result<MutationOutcome, NavError>],
+    leader: (Result<MutationOutcome, NavError>) -> Void
+  ) {
+    leader(results[0])
+    for ((_, reply), result) in zip(group.joined, results.dropFirst()) {
       switch reply {
       case .waiter(let waiter): waiter.resume(returning: .committed(result))
       case .callback(let completion): completion(result)
@@ -143,6 +165,10 @@ public actor SceneEngine {
   /// After a group: hands the lead to the oldest waiting `mutate` caller; a submitted
   /// mutation at the front has no task of its own, so the leader commits its group itself
   /// and looks again. Draining ends when nothing waits.
+  ///
+  /// A submitted mutation's group is committed here rather than through `commitGroup`
+  /// when the store takes it at once (`SceneStore.commitAtOnce`): each isolated async call
+  /// costs a frame and an executor check, a few hundred instructions per group.
   func handOffLead() async {
     while !pending.isEmpty {
       let (request, reply) = pending.removeFirst()
@@ -151,7 +177,11 @@ public actor SceneEngine {
         waiter.resume(returning: .lead)
         return
       case .callback(let completion):
-        await commitGroup(leading: request, answer: completion)
+        let group = planGroup(leading: request)
+        switch commitAtOnce(group.plan) {
+        case .committed(let results): answer(group, results, leader: completion)
+        case .mustAwait(let records): answer(group, await commit(group.plan, records), leader: completion)
+        }
       }
     }
     draining = false
@@ -196,21 +226,55 @@ public actor SceneEngine {
   /// judged with the group's versions in view becomes StorageFailed, so no
   /// one is told of a version that the next group will number again.
   func commitGroup(_ group: [MutationRequest]) async -> [Result<MutationOutcome, NavError>] {
-    await commit(planGroup(group))
+    let plan = planGroup(group)
+    switch commitAtOnce(plan) {
+    case .committed(let results): return results
+    case .mustAwait(let records): return await commit(plan, records)
+    }
   }
 
-  /// Phase two of `commitGroup`: stores a planned group, then installs and publishes it.
-  private func commit(_ plan: GroupPlan) async -> [Result<MutationOutcome, NavError>] {
-    guard plan.hasVersions else { return plan.results }
+  /// How `commitAtOnce` left a planned group.
+  private enum AtOnce {
+    /// Stored (or failed), installed and published: the group's results.
+    case committed([Result<MutationOutcome, NavError>])
+    /// Nothing stored: the store wants its records awaited (`commit`).
+    case mustAwait([CommitRecord])
+  }
+
+  /// Phase two without a suspension when the store takes the group at once
+  /// (`SceneStore.commitAtOnce`, navd's redo log): stores, installs and publishes it.
+  private func commitAtOnce(_ plan: GroupPlan) -> AtOnce {
+    guard plan.hasVersions else { return .committed(plan.results) }
+    let records = records(for: plan)
     do {
-      try await store.commit(records(for: plan))
+      guard try store.commitAtOnce(records) else { return .mustAwait(records) }
     } catch {
-      let failure = NavError(
-        .storageFailed, "the mutation could not be stored: \(error.message); nothing was applied")
-      return zip(plan.results, plan.dependsOnGroup).map { result, dependsOnGroup in
-        dependsOnGroup ? .failure(failure) : result
-      }
+      return .committed(failed(plan, error))
     }
+    return .committed(installStored(plan))
+  }
+
+  /// Phase two of `commitGroup`: stores a planned group's `records`, then installs and publishes it.
+  private func commit(_ plan: GroupPlan, _ records: [CommitRecord]) async -> [Result<MutationOutcome, NavError>] {
+    do {
+      try await store.commit(records)
+    } catch {
+      return failed(plan, error)
+    }
+    return installStored(plan)
+  }
+
+  /// The results of a group the store refused: every one judged with the group's versions in view fails.
+  private func failed(_ plan: GroupPlan, _ error: StoreError) -> [Result<MutationOutcome, NavError>] {
+    let failure = NavError(
+      .storageFailed, "the mutation could not be stored: \(error.message); nothing was applied")
+    return zip(plan.results, plan.dependsOnGroup).map { result, dependsOnGroup in
+      dependsOnGroup ? .failure(failure) : result
+    }
+  }
+
+  /// Installs and publishes a stored group; its results.
+  private func installStored(_ plan: GroupPlan) -> [Result<MutationOutcome, NavError>] {
     guard version == plan.baseVersion else {
       preconditionFailure(
         "scene \(name): version moved from \(plan.baseVersion) to \(version) while a group was being stored")

@@ -114,24 +114,34 @@ final class RedoLogCommits: Sendable {
   /// nothing of it.
   nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
     let rows = records.map(StoreRow.init)
-    while true {
-      let outcome = state.withLock { state in append(rows, to: &state) }
-      switch outcome {
-      case .written(let wakeApplier):
-        if wakeApplier { wake.signal() }
-        return
-      case .failed(let error):
-        throw error
-      case .full:
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-          let resumeNow = state.withLock { state in
-            guard state.backlog >= limits.backlogBytes, !state.closed else { return true }
-            state.waiters.append(waiter)
-            return false
-          }
-          if resumeNow { waiter.resume() }
+    while try !append(rows) {
+      await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        let resumeNow = state.withLock { state in
+          guard state.backlog >= limits.backlogBytes, !state.closed else { return true }
+          state.waiters.append(waiter)
+          return false
         }
+        if resumeNow { waiter.resume() }
       }
+    }
+  }
+
+  /// `commit` without waiting: true once the record is in the log; false, with nothing
+  /// written, when the backlog is full and `commit` must wait for the applier.
+  func commitAtOnce(_ records: [CommitRecord]) throws(StoreError) -> Bool {
+    try append(records.map(StoreRow.init))
+  }
+
+  /// Appends the rows' record when the backlog has room (false when it has not).
+  private func append(_ rows: [StoreRow]) throws(StoreError) -> Bool {
+    switch state.withLock({ state in append(rows, to: &state) }) {
+    case .written(let wakeApplier):
+      if wakeApplier { wake.signal() }
+      return true
+    case .failed(let error):
+      throw error
+    case .full:
+      return false
     }
   }
 

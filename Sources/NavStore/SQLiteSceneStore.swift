@@ -132,6 +132,16 @@ public final class SQLiteSceneStore: SceneStore {
     }
   }
 
+  /// Stores a group at once when the redo log takes it without waiting (`SceneStore.commitAtOnce`);
+  /// false with `--durability full`, whose store thread the caller must await.
+  public func commitAtOnce(_ records: [CommitRecord]) throws(StoreError) -> Bool {
+    guard !records.isEmpty else { return true }
+    switch commits {
+    case .redoLog(let commits): return try commits.commitAtOnce(records)
+    case .storeThread: return false
+    }
+  }
+
   /// Finishes the queued commits (the redo log: writes what it holds to the database and
   /// removes it), stops the store's thread and closes the database (checkpointing the WAL).
   /// Later commits fail with `.io`.

@@ -151,6 +151,29 @@ struct RedoLogCommitsTests {
     #expect(try store.load().first?.version == 2)
   }
 
+  @Test(
+    "at once: a group past backlogBytes is not written (false) and the awaited commit stores it; full never is at once")
+  func commitAtOnceWhenFull() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(backlogBytes: 1, batchNanoseconds: 200_000_000))
+    try await waitForApplierRest()
+    var state = SceneState.empty
+    #expect(try store.commitAtOnce([]))
+    #expect(try store.commitAtOnce([try record(version: 1, ops: pushOps("a"), state: &state)]))
+    let second = [try record(version: 2, ops: pushOps("b"), state: &state)]
+    #expect(try !store.commitAtOnce(second), "the backlog holds version 1 until the applier's nap ends")
+    #expect(store.transactions == 0)
+    try await store.commit(second)
+    #expect(try store.load().first?.log.map(\.version) == [1, 2], "version 2 once: the refused try wrote nothing")
+    await closeOffPool(store)
+    let full = try SQLiteSceneStore(path: directory.database, durability: .full)
+    defer { full.close() }
+    #expect(try !full.commitAtOnce([try record(version: 3, ops: pushOps("c"), state: &state)]))
+    #expect(try full.load().first?.version == 2)
+  }
+
   @Test("backlog: concurrent commits never leave more than backlogBytes plus one record unapplied")
   func backlogBound() async throws {
     let directory = TemporaryDirectory()
