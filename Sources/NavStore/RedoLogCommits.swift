@@ -47,9 +47,6 @@ final class RedoLogCommits: Sendable {
     var fileBytes = 0
     /// The sequence the next record gets.
     var nextSequence: UInt64
-    /// Where a record is encoded for its `write`; kept between records unless it grew past
-    /// `scratchKept` (a large snapshot).
-    var scratch: [UInt8] = []
     /// The rows of the records written and not yet taken by the applier: the applier writes
     /// these, not the log's bytes, which a start reads only after a crash.
     var pending: [StoreRow] = []
@@ -74,10 +71,6 @@ final class RedoLogCommits: Sendable {
     var applyFailure: StoreError?
     var transactions = 0
   }
-
-  /// Larger scratch buffers are let go after their record: one big snapshot should not hold
-  /// its size for the life of navd.
-  private static let scratchKept = 64 << 10
 
   private let state: Mutex<State>
   private let files: RedoLogFiles
@@ -160,11 +153,9 @@ final class RedoLogCommits: Sendable {
       return .failed(StoreError(failure.kind, "the database refuses the redo log's records: \(failure.message)"))
     }
     guard state.backlog < limits.backlogBytes else { return .full }
-    state.scratch.removeAll(keepingCapacity: true)
-    RedoRecord.encode(sequence: state.nextSequence, rows: rows, into: &state.scratch)
-    let written = state.scratch.withUnsafeBytes { Self.writeAll(state.fd, $0) }
-    let length = state.scratch.count
-    if state.scratch.capacity > Self.scratchKept { state.scratch = [] }
+    let record = RedoRecord.encoded(sequence: state.nextSequence, rows: rows)
+    let written = record.withUnsafeBytes { Self.writeAll(state.fd, $0) }
+    let length = record.count
     guard written == length else {
       let error = StoreError.systemCall("write", state.path)
       // Nothing of a failed record may stay: the log would end at its torn bytes.
@@ -178,7 +169,8 @@ final class RedoLogCommits: Sendable {
     }
     state.fileBytes += length
     state.backlog += length
-    state.pending.append(contentsOf: rows)
+    // Most records find `pending` empty (the applier took it): the rows' array is kept, not copied.
+    if state.pending.isEmpty { state.pending = rows } else { state.pending.append(contentsOf: rows) }
     state.pendingBytes += length
     state.pendingThrough = state.nextSequence
     state.nextSequence += 1

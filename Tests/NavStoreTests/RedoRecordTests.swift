@@ -47,13 +47,61 @@ struct RedoRecordTests {
       let sequence = random.next()
       var bytes: [UInt8] = Bool.random(using: &random) ? [] : [1, 2, 3]  // appends after what the buffer holds
       let start = bytes.count
-      RedoRecord.encode(sequence: sequence, rows: rows, into: &bytes)
+      bytes += RedoRecord.encoded(sequence: sequence, rows: rows)
       #expect(Array(bytes[..<start]) == Array([1, 2, 3].prefix(start)), "seed \(seed) round \(round)")
       #expect(
         Self.decode(bytes, from: start) == .record(sequence: sequence, rows: rows, length: bytes.count - start),
         "seed \(seed) round \(round)")
       #expect(
         Self.decode(bytes + [9, 9], from: start) == Self.decode(bytes, from: start), "seed \(seed) round \(round)")
+    }
+  }
+
+  /// The record appended field by field to an array, as the format reads: the reference for
+  /// `RedoRecord.encoded`, which writes through a pointer into an array of the record's size.
+  static func referenceRecord(sequence: UInt64, rows: [StoreRow]) -> [UInt8] {
+    var buffer: [UInt8] = []
+    func integer(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { buffer += $0 } }
+    func count(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { buffer += $0 } }
+    func bytes(_ bytes: [UInt8]) {
+      count(bytes.count)
+      buffer += bytes
+    }
+    func optional(_ value: [UInt8]?) {
+      buffer.append(value == nil ? 0 : 1)
+      if let value { bytes(value) }
+    }
+    integer(sequence)
+    count(rows.count)
+    for row in rows {
+      bytes(Array(row.scene.utf8))
+      bytes(Array(row.epoch.utf8))
+      integer(row.version)
+      bytes(Array(row.client.utf8))
+      optional(row.mutationId.map { Array($0.utf8) })
+      integer(row.opsDigest)
+      bytes(row.encodedOps)
+      optional(row.outcome)
+      optional(row.snapshot)
+      integer(row.forgetMutationIdsThrough)
+    }
+    let checksum = CRC32CTests.reference(buffer)
+    var header: [UInt8] = []
+    withUnsafeBytes(of: UInt32(buffer.count - 8).littleEndian) { header += $0 }
+    withUnsafeBytes(of: checksum.littleEndian) { header += $0 }
+    return header + buffer
+  }
+
+  @Test("seeded random groups: the record is byte for byte the field-by-field reference encoder's")
+  func matchesReferenceEncoder() {
+    let seed: UInt64 = 0x2E_C0DE
+    var random = SplitMix64(seed: seed)
+    for round in 0..<80 {
+      let rows = (0..<Int.random(in: 0...4, using: &random)).map { _ in Self.row(&random) }
+      let sequence = random.next()
+      #expect(
+        RedoRecord.encoded(sequence: sequence, rows: rows) == Self.referenceRecord(sequence: sequence, rows: rows),
+        "seed \(seed) round \(round)")
     }
   }
 
@@ -69,7 +117,7 @@ struct RedoRecordTests {
         row.encodedOps = Array(row.encodedOps.prefix(30))
         return row
       }
-      RedoRecord.encode(sequence: UInt64(round), rows: rows, into: &bytes)
+      bytes += RedoRecord.encoded(sequence: UInt64(round), rows: rows)
       #expect(Self.decode([]) == .end)
       for length in 1..<bytes.count {
         #expect(Self.isDamaged(Self.decode(Array(bytes[..<length]))), "seed \(seed) round \(round) length \(length)")
@@ -85,7 +133,7 @@ struct RedoRecordTests {
     row.encodedOps = Array(row.encodedOps.prefix(50))
     row.snapshot = [1, 2, 3]
     var bytes: [UInt8] = []
-    RedoRecord.encode(sequence: 12, rows: [row, redoRow(3)], into: &bytes)
+    bytes += RedoRecord.encoded(sequence: 12, rows: [row, redoRow(3)])
     for bit in 0..<(bytes.count * 8) {
       var damaged = bytes
       damaged[bit / 8] ^= 1 << (bit % 8)
@@ -96,7 +144,7 @@ struct RedoRecordTests {
   @Test("a checksummed record whose rows do not fill its payload exactly is .damaged, naming why")
   func inconsistentPayload() {
     var bytes: [UInt8] = []
-    RedoRecord.encode(sequence: 5, rows: [redoRow(5)], into: &bytes)
+    bytes += RedoRecord.encoded(sequence: 5, rows: [redoRow(5)])
     /// Sets the row count (bytes 16..<20, after the sequence) and checksums again, as a writer with a bug would.
     func withCount(_ count: UInt32) -> [UInt8] {
       var changed = bytes
@@ -113,9 +161,9 @@ struct RedoRecordTests {
   @Test("two records back to back decode in order, then .end")
   func backToBack() {
     var bytes: [UInt8] = []
-    RedoRecord.encode(sequence: 7, rows: [redoRow(7)], into: &bytes)
+    bytes += RedoRecord.encoded(sequence: 7, rows: [redoRow(7)])
     let first = bytes.count
-    RedoRecord.encode(sequence: 8, rows: [redoRow(8), redoRow(1, scene: "other")], into: &bytes)
+    bytes += RedoRecord.encoded(sequence: 8, rows: [redoRow(8), redoRow(1, scene: "other")])
     #expect(Self.decode(bytes) == .record(sequence: 7, rows: [redoRow(7)], length: first))
     #expect(
       Self.decode(bytes, from: first)

@@ -13,7 +13,7 @@ func redoRow(_ version: UInt64, scene: String = "main") -> StoreRow {
 /// The records of `sequences`, each holding `redoRow(sequence)`, back to back.
 func redoBytes(_ sequences: [UInt64]) -> [UInt8] {
   var bytes: [UInt8] = []
-  for sequence in sequences { RedoRecord.encode(sequence: sequence, rows: [redoRow(sequence)], into: &bytes) }
+  for sequence in sequences { bytes += RedoRecord.encoded(sequence: sequence, rows: [redoRow(sequence)]) }
   return bytes
 }
 
