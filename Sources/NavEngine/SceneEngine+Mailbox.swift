@@ -45,7 +45,8 @@ extension SceneEngine {
       }
       guard !draining else { continue }
       draining = true
-      await handOffLead()
+      // `handOffLead`, inline: a call into it costs an executor check and a frame.
+      while let group = leadAtOnce() { await commit(group) }
     }
   }
 

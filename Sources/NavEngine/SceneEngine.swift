@@ -132,7 +132,7 @@ public actor SceneEngine {
   }
 
   /// A group planned from its leader and the waiting requests that joined it.
-  private struct LedGroup {
+  fileprivate struct LedGroup {
     var plan: GroupPlan
     var joined: [(MutationRequest, Reply)]
   }
@@ -165,26 +165,48 @@ public actor SceneEngine {
   /// After a group: hands the lead to the oldest waiting `mutate` caller; a submitted
   /// mutation at the front has no task of its own, so the leader commits its group itself
   /// and looks again. Draining ends when nothing waits.
-  ///
-  /// A submitted mutation's group is committed here rather than through `commitGroup`
-  /// when the store takes it at once (`SceneStore.commitAtOnce`): each isolated async call
-  /// costs a frame and an executor check, a few hundred instructions per group.
   func handOffLead() async {
+    while let group = leadAtOnce() { await commit(group) }
+  }
+
+  /// A submitted mutation's group whose records the store wants awaited (`SceneStore.commit`).
+  struct AwaitedGroup {
+    fileprivate var group: LedGroup
+    fileprivate var records: [CommitRecord]
+    fileprivate var leader: Completion
+  }
+
+  /// Stores an awaited group, then installs, publishes and answers it.
+  func commit(_ awaited: AwaitedGroup) async {
+    answer(awaited.group, await commit(awaited.group.plan, awaited.records), leader: awaited.leader)
+  }
+
+  /// `handOffLead` without a suspension: commits the groups of submitted mutations at the
+  /// front while the store takes them at once, and returns the first it must await (nil
+  /// once the lead is handed to a `mutate` caller or nothing waits).
+  ///
+  /// Synchronous because every isolated async call costs an executor check and a frame, and
+  /// every value kept across an `await` an allocation: committing at once
+  /// (`SceneStore.commitAtOnce`) took a navd round trip from 62,567 to 58,964 instructions on
+  /// the event loop, and leading here rather than in `handOffLead` to 56,891 (58,271 before,
+  /// after other work; `bench/profile.sh`).
+  func leadAtOnce() -> AwaitedGroup? {
     while !pending.isEmpty {
       let (request, reply) = pending.removeFirst()
       switch reply {
       case .waiter(let waiter):
         waiter.resume(returning: .lead)
-        return
+        return nil
       case .callback(let completion):
         let group = planGroup(leading: request)
         switch commitAtOnce(group.plan) {
         case .committed(let results): answer(group, results, leader: completion)
-        case .mustAwait(let records): answer(group, await commit(group.plan, records), leader: completion)
+        case .mustAwait(let records): return AwaitedGroup(group: group, records: records, leader: completion)
         }
       }
     }
     draining = false
+    return nil
   }
 
   /// Mutations a group may hold: as many as fit `groupDocumentBytes` given the
