@@ -1,4 +1,5 @@
 import NavModel
+import NavTestSupport
 import NavWire
 import Testing
 
@@ -25,6 +26,21 @@ struct VarlinkCallTests {
     #expect(call.methodName == "GetState")
     #expect(call.parameters == ["scene": "main"])
     #expect(!call.oneway && !call.more && !call.upgrade)
+  }
+
+  @Test(
+    "seeded random method names (dots anywhere, none, non-ASCII, a combining mark after a dot): interface as sliced")
+  func interfaceMatchesSlicing() {
+    let seed: UInt64 = 0x1F_ACE
+    var random = SplitMix64(seed: seed)
+    let pieces = ["io", "navd", ".", "Get", "é", "\u{301}", "日本", "🙂", "x"]
+    for round in 0..<500 {
+      let method = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+        .joined()
+      // The simple reference: the String sliced at the last dot of its UTF-8.
+      let sliced = method.utf8.lastIndex(of: UInt8(ascii: ".")).map { String(method[..<$0]) } ?? ""
+      #expect(VarlinkCall(method: method).interface == sliced, "seed \(seed) round \(round): \(method)")
+    }
   }
 
   @Test("missing, null and empty parameters are the same")
