@@ -74,7 +74,7 @@ struct SubscriptionGroup: Sendable {
   var current: VersionedDocument
   /// `current.document`, kept so the next version costs only what it changed.
   var live: LiveDocument
-  var subscribers: [UInt64: Subscriber] = [:]
+  var subscribers = SubscriberList()
   /// The snapshot frame of `current` (framed) and the size of its encoded
   /// parameters, encoded by the first subscriber that needs it and shared by
   /// the others until the next version.

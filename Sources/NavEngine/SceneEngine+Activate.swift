@@ -49,8 +49,8 @@ extension SceneEngine {
     var events = SharedFrame(
       .events(version: version, events: [.activate(item: itemId, action: item.action, tag: item.tag)]))
     for (view, group) in groups {
-      for (id, subscriber) in group.subscribers where !subscriber.eventsPublished(events.bytes(for: subscriber)) {
-        unsubscribe(id, view: view)
+      for subscriber in group.subscribers.members where !subscriber.eventsPublished(events.bytes(for: subscriber)) {
+        unsubscribe(subscriber.id, view: view)
       }
     }
     return (item.action, queued)

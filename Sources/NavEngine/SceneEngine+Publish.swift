@@ -65,7 +65,7 @@ extension SubscriptionGroup {
   /// the framed update from the current version to `last`'s, with `last`'s
   /// `animated` and events (a span of several versions carries none: `UpdateSpans`).
   mutating func advance(to state: SceneState, at last: LogEntry) -> [UInt8]? {
-    guard let encoder = subscribers.first?.value else { return nil }
+    guard let encoder = subscribers.first else { return nil }
     let patch = live.update(to: state)
     let document = live.json
     let update = encoder.encode(
@@ -80,10 +80,11 @@ extension SubscriptionGroup {
   /// Queues `chunk` (this view's updates, up to `current`) to every subscriber, and
   /// forgets those whose stream closed.
   mutating func queue(_ chunk: [UInt8]) {
+    let newest = current
     var gone: [UInt64] = []
-    for (id, subscriber) in subscribers where !subscriber.updatePublished(chunk, newest: current) {
-      gone.append(id)
+    for subscriber in subscribers.members where !subscriber.updatePublished(chunk, newest: newest) {
+      gone.append(subscriber.id)
     }
-    for id in gone { subscribers[id] = nil }
+    for id in gone { subscribers.remove(id) }
   }
 }

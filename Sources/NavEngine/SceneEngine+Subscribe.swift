@@ -34,7 +34,7 @@ extension SceneEngine {
       first = resumeUpdates(view: view, since: since).map(subscriber.encode)
     }
     guard subscriber.subscribed(first: first, base: group.current) else { return }
-    group.subscribers[subscriber.id] = subscriber
+    group.subscribers.add(subscriber)
     let id = subscriber.id
     subscriber.addCancelHook { [weak self] in
       Task { await self?.unsubscribe(id, view: view) }
@@ -70,7 +70,7 @@ extension SceneEngine {
   }
 
   func unsubscribe(_ id: UInt64, view: DocumentView) {
-    groups[view]?.subscribers[id] = nil
+    groups[view]?.subscribers.remove(id)
     if groups[view]?.subscribers.isEmpty == true { groups[view] = nil }
   }
 
@@ -78,7 +78,7 @@ extension SceneEngine {
   /// `unsubscribe` has not run yet, so counts and limits see only live ones.
   func pruneClosedSubscribers() {
     for (view, group) in groups {
-      let closed = group.subscribers.filter { $0.value.isClosed }.keys
+      let closed = group.subscribers.members.filter(\.isClosed).map(\.id)
       for id in closed { unsubscribe(id, view: view) }
     }
     for (id, watcher) in actionWatchers where watcher.isClosed { actionWatchers[id] = nil }
@@ -110,7 +110,7 @@ extension SceneEngine {
 
   /// Live subscribers of every view: derived from membership, so it cannot drift.
   var subscriberCount: Int {
-    groups.values.reduce(0) { total, group in total + group.subscribers.values.count { !$0.isClosed } }
+    groups.values.reduce(0) { total, group in total + group.subscribers.members.count { !$0.isClosed } }
   }
 
   /// Live `WatchActions` watchers.
