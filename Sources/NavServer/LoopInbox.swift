@@ -84,10 +84,15 @@ final class LoopInbox: Sendable {
   /// does, without the message, the lock, or a lookup of the connection by id (~400
   /// instructions per subscriber per publish, callgrind). A connection already signalled
   /// is listed once; its latest serial wins, as with messages.
-  func signalOnLoop(_ connection: Connection, serial: UInt64) {
+  ///
+  /// `consuming`: the caller's reference is the one the list keeps, so a signal costs one
+  /// retain, not a retain for the list and a retain and release for the caller's copy
+  /// (callgrind, 64 subscribers: `sourceHasData` 131 → 113 instructions per subscriber).
+  func signalOnLoop(_ connection: consuming Connection, serial: UInt64) {
     assert(isLoopThread, "signalOnLoop(_:serial:) called off the loop thread")
-    if connection.signalledSerial == nil { signalledOnLoop.append(connection) }
+    let listed = connection.signalledSerial != nil
     connection.signalledSerial = serial
+    if !listed { signalledOnLoop.append(connection) }
   }
 
   /// Whether messages or signals are waiting (loop thread, to decide whether to poll or sleep).
