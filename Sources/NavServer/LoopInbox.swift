@@ -87,8 +87,9 @@ final class LoopInbox: Sendable {
   ///
   /// `consuming`: the caller's reference is the one the list keeps, so a signal costs one
   /// retain, not a retain for the list and a retain and release for the caller's copy
-  /// (callgrind, 64 subscribers: `sourceHasData` 131 → 113 instructions per subscriber).
-  func signalOnLoop(_ connection: consuming Connection, serial: UInt64) {
+  /// (callgrind, 64 subscribers: `sourceHasData` 131 → 113 instructions per subscriber);
+  /// inlined, as the compiler stopped doing once it was consuming (113 → 99).
+  @inline(__always) func signalOnLoop(_ connection: consuming Connection, serial: UInt64) {
     assert(isLoopThread, "signalOnLoop(_:serial:) called off the loop thread")
     let listed = connection.signalledSerial != nil
     connection.signalledSerial = serial
