@@ -49,7 +49,8 @@ extension SceneEngine {
     var events = SharedFrame(
       .events(version: version, events: [.activate(item: itemId, action: item.action, tag: item.tag)]))
     for (view, group) in groups {
-      for subscriber in group.subscribers.members where !subscriber.eventsPublished(events.bytes(for: subscriber)) {
+      for subscriber in group.subscribers.members
+      where !subscriber.eventsPublished(events.bytes(for: subscriber), newest: group.current) {
         unsubscribe(subscriber.id, view: view)
       }
     }

@@ -24,6 +24,7 @@ extension SceneEngine {
   func publish(_ plan: GroupPlan, after before: SceneState) {
     guard !groups.isEmpty else { return }
     let positions = Array(groups.values.indices)
+    let starts = positions.map { groups.values[$0].current }
     var chunks = [[UInt8]](repeating: [], count: positions.count)
     var replayed: (state: SceneState, through: Int)?
     for span in UpdateSpans.of(plan.versions.lazy.map(\.entry)) {
@@ -41,7 +42,7 @@ extension SceneEngine {
     }
     var emptied: [DocumentView] = []
     for (slot, position) in positions.enumerated() {
-      if !chunks[slot].isEmpty { groups.values[position].queue(chunks[slot]) }
+      if !chunks[slot].isEmpty { groups.values[position].queue(chunks[slot], from: starts[slot]) }
       if groups.values[position].subscribers.isEmpty { emptied.append(groups.keys[position]) }
     }
     for view in emptied { groups[view] = nil }
@@ -77,17 +78,17 @@ extension SubscriptionGroup {
     return update
   }
 
-  /// Queues `chunk` (this view's updates, up to `current`) to every subscriber, and
-  /// forgets those whose stream closed.
+  /// Queues `chunk` (this view's updates from `start` up to `current`) to every
+  /// subscriber, and forgets those whose stream closed.
   ///
   /// The subscribers are reached by index in a local copy of the list, which keeps
   /// them alive: a `for subscriber in` loop retained and released each one
   /// (callgrind, 64 subscribers: 314 → 268 instructions per subscriber per publish).
-  mutating func queue(_ chunk: [UInt8]) {
+  mutating func queue(_ chunk: [UInt8], from start: VersionedDocument) {
     let newest = current
     var gone: [UInt64] = []
     let members = subscribers.members
-    for index in members.indices where !members[index].updatePublished(chunk, newest: newest) {
+    for index in members.indices where !members[index].updatePublished(chunk, from: start, to: newest) {
       gone.append(members[index].id)
     }
     for id in gone { subscribers.remove(id) }

@@ -101,12 +101,12 @@ extension Subscriber {
     perform(queue.withLock { $0.watching(scene: scene, first: first) })
   }
 
-  func updatePublished(_ update: [UInt8], newest: VersionedDocument) -> Bool {
-    perform(queue.withLock { $0.updatePublished(update, newest: newest) })
+  func updatePublished(_ update: [UInt8], from: VersionedDocument, to: VersionedDocument) -> Bool {
+    perform(queue.withLock { $0.updatePublished(update, from: from, to: to) })
   }
 
-  func eventsPublished(_ frame: [UInt8]) -> Bool {
-    perform(queue.withLock { $0.eventsPublished(frame) })
+  func eventsPublished(_ frame: [UInt8], newest: VersionedDocument) -> Bool {
+    perform(queue.withLock { $0.eventsPublished(frame, newest: newest) })
   }
 
   func activationPublished(_ frame: [UInt8], version: UInt64) -> SubscriberQueue.Delivery {

@@ -22,20 +22,29 @@ final class VersionedDocument: Sendable {
 /// Methods are named after events and return what the owner must do next.
 /// What it holds is bounded whatever the number of updates: the pending
 /// frames (encoded bytes, shared by every subscriber of a view), their byte
-/// total, and for a subscriber two documents — `base`, the one the client
-/// has once the frames it was *committed to* (its snapshot or resume updates)
-/// are sent, and `newest`, the view's current one (shared with its group).
+/// total, the version the client is at once it has them all, and for a
+/// subscriber at most two documents (shared with its group): `base`, the one
+/// the client was last sent, and while it is coalescing the view's newest.
 ///
 /// - The first frames (`head`: the snapshot, the resume updates, the
 ///   `watching` frame) are never dropped: a client always starts with them.
 /// - A subscriber past `limit` bytes drops its later updates (`tail`) and
-///   becomes *coalescing*: at the next pull one update from `base` to
-///   `newest` replaces them, computed then (`PullAction.coalesce`), so a
-///   client that does not read costs no work and at most one old document.
+///   becomes *coalescing*: at the next pull one update from `base` to the
+///   newest document replaces them, computed then (`PullAction.coalesce`), so
+///   a client that does not read costs no work and at most one old document.
 /// - A watcher past `limit` bytes keeps what it has queued and refuses new
 ///   activations, counting them; the next pull ends with one `dropped` frame
 ///   saying how many it lost. `activationPublished` says whether it queued
 ///   one, so `Activate`'s `watchers` counts only real deliveries.
+///
+/// Every update of a view reaches each of its subscribers, so they chain:
+/// each leads from the document the previous one led to. The document the
+/// client was last sent is therefore the one the first update after a pull
+/// leads from, and `base` is taken from it then, once per pull, rather than
+/// kept current on every update and again at every pull: a retain and a
+/// release fewer per subscriber per publish (callgrind, 64 subscribers: the
+/// pull 210 → 120 instructions per subscriber; the update 254 → 299, as it now
+/// frees the old document, ~2,400 per publish, that the last pull freed).
 struct SubscriberQueue: Sendable {
   /// What the owner does after an event that queued something.
   enum Action: Equatable {
@@ -72,10 +81,18 @@ struct SubscriberQueue: Sendable {
     var head = Chunks()
     var tail = Chunks()
     var bytes: Int { head.bytes + tail.bytes }
+    /// The version the client is at once it has pulled everything (nil for a watcher).
+    var version: UInt64?
+    /// The document the client was last sent: set by the first update after a pull
+    /// (`updatesPending`), or when coalescing starts (nil while only events were
+    /// dropped). Otherwise stale: the one before the last pull.
     var base: VersionedDocument?
-    var newest: VersionedDocument?
+    /// An update was queued since the last pull: `base` is the document it leads from.
+    var updatesPending = false
     /// The tail was dropped; the next pull coalesces from `base` to `newest`.
     var coalescing = false
+    /// While coalescing: the view's newest document (nil while only events were dropped).
+    var newest: VersionedDocument?
     /// Activations refused since the last pull, and the version of the last one.
     var dropped = 0
     var droppedVersion: UInt64 = 0
@@ -120,13 +137,13 @@ struct SubscriberQueue: Sendable {
 
 extension SubscriberQueue {
   /// The engine registered a subscriber: `first` (its snapshot, or its resume
-  /// updates) leads the client to `base`, the view's current document.
+  /// updates) leads the client to `base`, the view's current document (the one
+  /// the view's next update leads from).
   mutating func subscribed(first: [[UInt8]], base: VersionedDocument) -> Action {
     guard phase == .idle else { return notOpen }
     phase = .open
     for frame in first { pending.head.append(frame) }
-    pending.base = base
-    pending.newest = base
+    pending.version = base.version
     return first.isEmpty ? .none : .wake
   }
 
@@ -140,25 +157,42 @@ extension SubscriberQueue {
   }
 
   /// New versions of the view: `update` (the framed updates of one or more
-  /// versions, as one chunk) leads from the previous newest document to `newest`.
-  mutating func updatePublished(_ update: [UInt8], newest: VersionedDocument) -> Action {
+  /// versions, as one chunk) leads from `from`, the view's previous newest
+  /// document, to `to`.
+  mutating func updatePublished(_ update: [UInt8], from: VersionedDocument, to: VersionedDocument) -> Action {
     guard phase == .open else { return notOpen }
-    pending.newest = newest
-    if pending.coalescing { return .none }
-    return queue(update)
+    pending.version = to.version
+    if pending.coalescing {
+      if pending.base == nil { pending.base = from }
+      pending.newest = to
+      return .none
+    }
+    if !pending.updatesPending {
+      pending.base = from
+      pending.updatesPending = true
+    }
+    return queue(update, newest: to)
   }
 
-  /// An `events` frame at the current version (an activation seen by subscribers).
-  /// Lost while coalescing, like the events of skipped versions.
-  mutating func eventsPublished(_ frame: [UInt8]) -> Action {
+  /// An `events` frame at the current version (an activation seen by subscribers),
+  /// whose document is `newest`. Lost while coalescing, like the events of skipped versions.
+  mutating func eventsPublished(_ frame: [UInt8], newest: VersionedDocument) -> Action {
     guard phase == .open else { return notOpen }
     if pending.coalescing { return .none }
-    return queue(frame)
+    return queue(frame, newest: newest)
   }
 
-  /// Appends `frame` to the tail, or, past the limit, drops the tail and starts coalescing.
-  private mutating func queue(_ frame: [UInt8]) -> Action {
+  /// Appends `frame` to the tail, or, past the limit, drops the tail and starts coalescing
+  /// from `base` to `newest` (without documents when no update is dropped: nothing to coalesce).
+  private mutating func queue(_ frame: [UInt8], newest: VersionedDocument) -> Action {
     if pending.bytes + frame.count > limit {
+      if pending.updatesPending {
+        pending.newest = newest
+      } else {
+        pending.base = nil
+        pending.newest = nil
+      }
+      pending.updatesPending = false
       pending.tail = Chunks()
       pending.coalescing = true
       coalescedCount += 1
@@ -180,7 +214,7 @@ extension SubscriberQueue {
     return (.queued, .wake)
   }
 
-  /// The connection can write: everything pending goes, and the client is then at `newest`.
+  /// The connection can write: everything pending goes, and the client is then at the newest version.
   mutating func pulled() -> PullAction {
     guard phase == .open else { return .nothing }
     let frames: [UInt8]
@@ -199,10 +233,13 @@ extension SubscriberQueue {
     } else {
       action = frames.isEmpty ? .nothing : .send(frames)
     }
-    pending.coalescing = false
+    if pending.coalescing {
+      pending.coalescing = false
+      pending.newest = nil
+    }
+    pending.updatesPending = false
     pending.dropped = 0
-    pending.base = pending.newest
-    deliveredVersion = pending.newest?.version
+    deliveredVersion = pending.version
     return action
   }
 
