@@ -257,7 +257,10 @@ extension SubscriberQueue {
 /// view), and without an array of chunks for the usual single one, so
 /// queueing an update to a subscriber allocates nothing.
 struct Chunks: Sendable {
-  private var first: [UInt8] = []
+  /// nil rather than empty when there is none, so storing the first chunk releases
+  /// nothing: replacing an empty array released it (callgrind, 64 subscribers:
+  /// `SubscriptionGroup.queue` 299 → 278 instructions per subscriber per publish).
+  private var first: [UInt8]?
   private var rest: [[UInt8]] = []
   /// Bytes held.
   private(set) var bytes = 0
@@ -266,21 +269,20 @@ struct Chunks: Sendable {
 
   mutating func append(_ chunk: [UInt8]) {
     guard !chunk.isEmpty else { return }
-    if first.isEmpty { first = chunk } else { rest.append(chunk) }
+    if first == nil { first = chunk } else { rest.append(chunk) }
     bytes += chunk.count
   }
 
   /// The chunks as one buffer, leaving none: the lone chunk itself (moved out, so
-  /// neither copied nor retained again), else a copy of them all.
-  mutating func take() -> [UInt8] {
+  /// neither copied nor retained again), else a copy of them all. Inlined into the
+  /// pull, as it was before `first` became optional (a call per subscriber per publish).
+  @inline(__always) mutating func take() -> [UInt8] {
     guard rest.isEmpty else {
       defer { self = Chunks() }
       return joined(then: Chunks())
     }
-    var lone: [UInt8] = []
-    swap(&lone, &first)
     bytes = 0
-    return lone
+    return first.take() ?? []
   }
 
   /// These chunks and then `other`'s, as one new buffer.
@@ -293,7 +295,7 @@ struct Chunks: Sendable {
   }
 
   private func append(to out: inout [UInt8]) {
-    out += first
+    if let first { out += first }
     for chunk in rest { out += chunk }
   }
 }
