@@ -72,6 +72,10 @@ enum LiveDocument: Sendable {
 /// for all of them (`advance`).
 struct SubscriptionGroup: Sendable {
   var current: VersionedDocument
+  /// The document the view's last update led from (`current` before it; `current` itself
+  /// before the first): what a subscriber that has not pulled that update was last sent
+  /// (`SubscriberQueue`).
+  var lastUpdateFrom: VersionedDocument
   /// `current.document`, kept so the next version costs only what it changed.
   var live: LiveDocument
   var subscribers = SubscriberList()
@@ -87,5 +91,6 @@ struct SubscriptionGroup: Sendable {
   init(_ view: DocumentView, version: UInt64, state: SceneState) {
     live = LiveDocument(view, of: state)
     current = VersionedDocument(version: version, document: live.json)
+    lastUpdateFrom = current
   }
 }

@@ -50,7 +50,9 @@ extension SceneEngine {
       .events(version: version, events: [.activate(item: itemId, action: item.action, tag: item.tag)]))
     for (view, group) in groups {
       for subscriber in group.subscribers.members
-      where !subscriber.eventsPublished(events.bytes(for: subscriber), newest: group.current) {
+      where !subscriber.eventsPublished(
+        events.bytes(for: subscriber), newest: group.current, newestFrom: group.lastUpdateFrom)
+      {
         unsubscribe(subscriber.id, view: view)
       }
     }

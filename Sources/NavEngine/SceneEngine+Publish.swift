@@ -79,7 +79,7 @@ extension SubscriptionGroup {
   }
 
   /// Queues `chunk` (this view's updates from `start` up to `current`) to every
-  /// subscriber, and forgets those whose stream closed.
+  /// subscriber, and forgets those whose stream closed; `start` becomes `lastUpdateFrom`.
   ///
   /// The subscribers are reached by index in a local copy of the list, which keeps
   /// them alive: a `for subscriber in` loop retained and released each one
@@ -88,9 +88,12 @@ extension SubscriptionGroup {
     let newest = current
     var gone: [UInt64] = []
     let members = subscribers.members
-    for index in members.indices where !members[index].updatePublished(chunk, from: start, to: newest) {
+    let previousFrom = lastUpdateFrom
+    for index in members.indices
+    where !members[index].updatePublished(chunk, from: start, to: newest, previousFrom: previousFrom) {
       gone.append(members[index].id)
     }
     for id in gone { subscribers.remove(id) }
+    lastUpdateFrom = start
   }
 }

@@ -101,12 +101,14 @@ extension Subscriber {
     perform(queue.withLock { $0.watching(scene: scene, first: first) })
   }
 
-  func updatePublished(_ update: [UInt8], from: VersionedDocument, to: VersionedDocument) -> Bool {
-    perform(queue.withLock { $0.updatePublished(update, from: from, to: to) })
+  func updatePublished(
+    _ update: [UInt8], from: VersionedDocument, to: VersionedDocument, previousFrom: VersionedDocument
+  ) -> Bool {
+    perform(queue.withLock { $0.updatePublished(update, from: from, to: to, previousFrom: previousFrom) })
   }
 
-  func eventsPublished(_ frame: [UInt8], newest: VersionedDocument) -> Bool {
-    perform(queue.withLock { $0.eventsPublished(frame, newest: newest) })
+  func eventsPublished(_ frame: [UInt8], newest: VersionedDocument, newestFrom: VersionedDocument) -> Bool {
+    perform(queue.withLock { $0.eventsPublished(frame, newest: newest, newestFrom: newestFrom) })
   }
 
   func activationPublished(_ frame: [UInt8], version: UInt64) -> SubscriberQueue.Delivery {

@@ -23,8 +23,9 @@ final class VersionedDocument: Sendable {
 /// What it holds is bounded whatever the number of updates: the pending
 /// frames (encoded bytes, shared by every subscriber of a view), their byte
 /// total, the version the client is at once it has them all, and for a
-/// subscriber at most two documents (shared with its group): `base`, the one
-/// the client was last sent, and while it is coalescing the view's newest.
+/// subscriber that falls behind at most two documents (shared with its
+/// group): `base`, the one the client was last sent, and while it is
+/// coalescing the view's newest.
 ///
 /// - The first frames (`head`: the snapshot, the resume updates, the
 ///   `watching` frame) are never dropped: a client always starts with them.
@@ -39,12 +40,14 @@ final class VersionedDocument: Sendable {
 ///
 /// Every update of a view reaches each of its subscribers, so they chain:
 /// each leads from the document the previous one led to. The document the
-/// client was last sent is therefore the one the first update after a pull
-/// leads from, and `base` is taken from it then, once per pull, rather than
-/// kept current on every update and again at every pull: a retain and a
-/// release fewer per subscriber per publish (callgrind, 64 subscribers: the
-/// pull 210 → 120 instructions per subscriber; the update 254 → 299, as it now
-/// frees the old document, ~2,400 per publish, that the last pull freed).
+/// client was last sent is therefore the one the first update after its pull
+/// leads from, which the view still holds until its next update (it passes
+/// it as `previousFrom`): a subscriber that keeps up holds no document, and
+/// one that falls behind takes it as `base` then, rather than every
+/// subscriber keeping its newest document current on every update and again
+/// at every pull (callgrind, 64 subscribers: from 2 retains and 2 releases per
+/// subscriber per publish to none; the pull 210 → 125 instructions per
+/// subscriber, the update no dearer).
 struct SubscriberQueue: Sendable {
   /// What the owner does after an event that queued something.
   enum Action: Equatable {
@@ -83,12 +86,12 @@ struct SubscriberQueue: Sendable {
     var bytes: Int { head.bytes + tail.bytes }
     /// The version the client is at once it has pulled everything (nil for a watcher).
     var version: UInt64?
-    /// The document the client was last sent: set by the first update after a pull
-    /// (`updatesPending`), or when coalescing starts (nil while only events were
-    /// dropped). Otherwise stale: the one before the last pull.
-    var base: VersionedDocument?
-    /// An update was queued since the last pull: `base` is the document it leads from.
+    /// An update was queued since the last pull.
     var updatesPending = false
+    /// The document the client was last sent, once the view has moved on from the update
+    /// that leads from it (a second update queued since the pull), or coalescing started
+    /// (nil while only events were dropped); nil otherwise, and after a pull.
+    var base: VersionedDocument?
     /// The tail was dropped; the next pull coalesces from `base` to `newest`.
     var coalescing = false
     /// While coalescing: the view's newest document (nil while only events were dropped).
@@ -158,8 +161,10 @@ extension SubscriberQueue {
 
   /// New versions of the view: `update` (the framed updates of one or more
   /// versions, as one chunk) leads from `from`, the view's previous newest
-  /// document, to `to`.
-  mutating func updatePublished(_ update: [UInt8], from: VersionedDocument, to: VersionedDocument) -> Action {
+  /// document, to `to`; the view's update before it led from `previousFrom`.
+  mutating func updatePublished(
+    _ update: [UInt8], from: VersionedDocument, to: VersionedDocument, previousFrom: VersionedDocument
+  ) -> Action {
     guard phase == .open else { return notOpen }
     pending.version = to.version
     if pending.coalescing {
@@ -167,39 +172,50 @@ extension SubscriberQueue {
       pending.newest = to
       return .none
     }
-    if !pending.updatesPending {
-      pending.base = from
-      pending.updatesPending = true
+    // The client has the document the first update since its pull leads from: `from`
+    // while none is pending; else `previousFrom` (that update is the view's previous
+    // one), which the view lets go of after this update, so it is kept as `base` now.
+    if pending.updatesPending, pending.base == nil { pending.base = previousFrom }
+    if pending.bytes + update.count > limit {
+      if !pending.updatesPending { pending.base = from }
+      coalesce(to: to)
+      return .wake
     }
-    return queue(update, newest: to)
+    pending.updatesPending = true
+    pending.tail.append(update)
+    return .wake
   }
 
   /// An `events` frame at the current version (an activation seen by subscribers),
-  /// whose document is `newest`. Lost while coalescing, like the events of skipped versions.
-  mutating func eventsPublished(_ frame: [UInt8], newest: VersionedDocument) -> Action {
+  /// whose document is `newest`, which the view's last update led to from `newestFrom`.
+  /// Lost while coalescing, like the events of skipped versions.
+  mutating func eventsPublished(
+    _ frame: [UInt8], newest: VersionedDocument, newestFrom: VersionedDocument
+  ) -> Action {
     guard phase == .open else { return notOpen }
     if pending.coalescing { return .none }
-    return queue(frame, newest: newest)
-  }
-
-  /// Appends `frame` to the tail, or, past the limit, drops the tail and starts coalescing
-  /// from `base` to `newest` (without documents when no update is dropped: nothing to coalesce).
-  private mutating func queue(_ frame: [UInt8], newest: VersionedDocument) -> Action {
     if pending.bytes + frame.count > limit {
       if pending.updatesPending {
-        pending.newest = newest
+        if pending.base == nil { pending.base = newestFrom }
+        coalesce(to: newest)
       } else {
         pending.base = nil
-        pending.newest = nil
+        coalesce(to: nil)
       }
-      pending.updatesPending = false
-      pending.tail = Chunks()
-      pending.coalescing = true
-      coalescedCount += 1
       return .wake
     }
     pending.tail.append(frame)
     return .wake
+  }
+
+  /// Drops the tail: the next pull sends one update from `base` to `newest` instead
+  /// (nothing when either is nil: no update was dropped).
+  private mutating func coalesce(to newest: VersionedDocument?) {
+    pending.newest = newest
+    pending.updatesPending = false
+    pending.tail = Chunks()
+    pending.coalescing = true
+    coalescedCount += 1
   }
 
   /// An activation for a watcher: queued if it fits, else counted as dropped.
@@ -237,6 +253,7 @@ extension SubscriberQueue {
       pending.coalescing = false
       pending.newest = nil
     }
+    if pending.base != nil { pending.base = nil }
     pending.updatesPending = false
     pending.dropped = 0
     deliveredVersion = pending.version

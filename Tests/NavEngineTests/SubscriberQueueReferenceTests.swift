@@ -3,11 +3,47 @@ import Testing
 
 @testable import NavEngine
 
-/// `SubscriberQueue`, which takes the document the client was last sent from the first
-/// update after a pull, against the simple queue it replaced: one that kept that document
-/// (`base`) and the newest one current itself, on every update and every pull.
+/// `SubscriberQueue`, which holds the document the client was last sent only once it has
+/// fallen behind (taking it from what the view passes along), against the simple queue it
+/// replaced: one that kept that document (`base`) and the newest one current itself, on
+/// every update and every pull.
 @Suite("SubscriberQueue: the same pulls as a queue that keeps its own documents")
 struct SubscriberQueueReferenceTests {
+  @Test("§6 a subscriber holds no document per pending update: only the one it was last sent, once behind")
+  func documentsHeld() {
+    var queue = SubscriberQueue(limit: 1000)
+    var current = VersionedDocument(version: 1, document: ["title": "v1"])
+    var lastUpdateFrom = current
+    _ = queue.subscribed(first: [[0]], base: current)
+    _ = queue.pulled()
+    weak let sent = current
+    var published: [() -> VersionedDocument?] = []
+    // What the view's group does for each update: it then holds only its last two documents.
+    func publish(_ bytes: [UInt8]) -> SubscriberQueue.Action {
+      let next = VersionedDocument(version: current.version + 1, document: ["title": .string("\(current.version + 1)")])
+      let action = queue.updatePublished(bytes, from: current, to: next, previousFrom: lastUpdateFrom)
+      weak let document = next
+      published.append { document }
+      (lastUpdateFrom, current) = (current, next)
+      return action
+    }
+    for _ in 2...50 { #expect(publish([1]) == .wake) }
+    #expect(published.compactMap { $0()?.version } == [49, 50], "no document is kept per pending update")
+    #expect(sent?.version == 1, "the document the client was last sent is kept, to coalesce from")
+    _ = publish(Array(repeating: 1, count: 2000))
+    if case .coalesce(_, let from, let to) = queue.pulled() {
+      #expect(from.version == 1 && to.version == 51)
+    } else {
+      Issue.record("expected a coalesced pull")
+    }
+    // Keeping up: after each pull the queue holds no document of its own.
+    for _ in 0..<3 {
+      _ = publish([1])
+      _ = queue.pulled()
+    }
+    #expect(published.compactMap { $0()?.version } == [53, 54], "a subscriber that keeps up holds no document")
+  }
+
   @Test("§6 random updates, events, pulls and cancels: same frames, coalesced documents, counts (seeded)")
   func matchesReference() {
     let seed = SplitMix64.testSeed(default: 20_261_201)
@@ -17,6 +53,8 @@ struct SubscriberQueueReferenceTests {
       var queue = SubscriberQueue(limit: limit)
       var reference = ReferenceQueue(limit: limit)
       var current = VersionedDocument(version: UInt64(random.below(5)), document: .null)
+      // What the view's group passes along: the document its last update led from.
+      var lastUpdateFrom = current
       var subscribed = false
       for step in 0..<150 {
         let context = "seed \(seed), trial \(trial), step \(step)"
@@ -25,12 +63,13 @@ struct SubscriberQueueReferenceTests {
         case 0..<40:
           let next = VersionedDocument(version: current.version + UInt64(random.int(1...3)), document: .null)
           let update = bytes(random.int(1...120))
-          let action = queue.updatePublished(update, from: current, to: next)
+          let action = queue.updatePublished(update, from: current, to: next, previousFrom: lastUpdateFrom)
           #expect(action == reference.updatePublished(update, newest: next), "\(context): update")
+          lastUpdateFrom = current
           current = next
         case 40..<55:
           let frame = bytes(random.int(1...60))
-          let action = queue.eventsPublished(frame, newest: current)
+          let action = queue.eventsPublished(frame, newest: current, newestFrom: lastUpdateFrom)
           #expect(action == reference.eventsPublished(frame), "\(context): events")
         case 55..<90:
           let pulled = queue.pulled()

@@ -20,7 +20,8 @@ struct SubscriberQueueTests {
     for n in 2...50 {
       _ = queue.updatePublished(
         Self.bytes(100), from: Self.document(String(repeating: "a", count: n - 1)),
-        to: Self.document(String(repeating: "a", count: n)))
+        to: Self.document(String(repeating: "a", count: n)),
+        previousFrom: Self.document(String(repeating: "a", count: max(1, n - 2))))
       #expect(queue.pendingBytes <= snapshot.count, "only the snapshot is kept once over the limit")
     }
     #expect(queue.coalescedCount == 1)
@@ -39,15 +40,21 @@ struct SubscriberQueueTests {
   func updatesInOrder() {
     var queue = SubscriberQueue(limit: 1000)
     _ = queue.subscribed(first: [[1]], base: Self.document("a"))
-    _ = queue.updatePublished([2], from: Self.document("a"), to: Self.document("ab"))
-    _ = queue.updatePublished([3], from: Self.document("ab"), to: Self.document("abc"))
+    _ = queue.updatePublished(
+      [2], from: Self.document("a"), to: Self.document("ab"),
+      previousFrom: Self.document("a"))
+    _ = queue.updatePublished(
+      [3], from: Self.document("ab"), to: Self.document("abc"),
+      previousFrom: Self.document("a"))
     guard case .send(let frames) = queue.pulled() else {
       Issue.record("expected frames")
       return
     }
     #expect(frames == [1, 2, 3])
     // Overflow now coalesces from version 3 (what was sent), not from the snapshot.
-    _ = queue.updatePublished(Self.bytes(2000), from: Self.document("abc"), to: Self.document("abcd"))
+    _ = queue.updatePublished(
+      Self.bytes(2000), from: Self.document("abc"), to: Self.document("abcd"),
+      previousFrom: Self.document("ab"))
     guard case .coalesce(let rest, let from, let to) = queue.pulled() else {
       Issue.record("expected a coalesced pull")
       return
@@ -63,7 +70,9 @@ struct SubscriberQueueTests {
     _ = queue.subscribed(first: [[1]], base: Self.document("a"))
     _ = queue.pulled()
     let chunk = Self.bytes(4096)
-    _ = queue.updatePublished(chunk, from: Self.document("a"), to: Self.document("ab"))
+    _ = queue.updatePublished(
+      chunk, from: Self.document("a"), to: Self.document("ab"),
+      previousFrom: Self.document("a"))
     guard case .send(let frames) = queue.pulled() else {
       Issue.record("expected frames")
       return
@@ -73,8 +82,12 @@ struct SubscriberQueueTests {
     }
     #expect(same, "the subscriber's pull shares the storage of the chunk every subscriber of the view was given")
     // Two chunks are joined, in order.
-    _ = queue.updatePublished([7], from: Self.document("ab"), to: Self.document("abc"))
-    _ = queue.updatePublished([8, 9], from: Self.document("abc"), to: Self.document("abcd"))
+    _ = queue.updatePublished(
+      [7], from: Self.document("ab"), to: Self.document("abc"),
+      previousFrom: Self.document("a"))
+    _ = queue.updatePublished(
+      [8, 9], from: Self.document("abc"), to: Self.document("abcd"),
+      previousFrom: Self.document("ab"))
     #expect(queue.pendingBytes == 3)
     guard case .send(let joined) = queue.pulled() else {
       Issue.record("expected frames")
@@ -90,8 +103,11 @@ struct SubscriberQueueTests {
     #expect(queue.cancelled() == .remove)
     #expect(queue.cancelled() == .none)
     #expect(queue.pendingBytes == 0)
-    #expect(queue.updatePublished([2], from: Self.document("a"), to: Self.document("ab")) == .remove)
-    #expect(queue.eventsPublished([2], newest: Self.document("ab")) == .remove)
+    #expect(
+      queue.updatePublished(
+        [2], from: Self.document("a"), to: Self.document("ab"),
+        previousFrom: Self.document("a")) == .remove)
+    #expect(queue.eventsPublished([2], newest: Self.document("ab"), newestFrom: Self.document("a")) == .remove)
     #expect(queue.activationPublished([2], version: 1) == (.closed, .remove))
     if case .nothing = queue.pulled() {} else { Issue.record("a cancelled queue has nothing to pull") }
   }
