@@ -212,9 +212,10 @@ public actor SceneEngine {
   /// Mutations a group may hold: as many as fit `groupDocumentBytes` given the
   /// largest subscribed view's document, at least one. Publishing a group
   /// builds each view's document once per update — for every version when
-  /// each carries events (`UpdateSpans`) — while a subscriber that keeps up
-  /// still holds the one from before the group (until it reads), so a group
-  /// of large documents costs a document more than one version alone.
+  /// each carries events (`UpdateSpans`) — while the view still holds the one
+  /// from before the group (`SubscriptionGroup.lastUpdateFrom`, until its next
+  /// update), so a group of large documents costs a document more than one
+  /// version alone.
   var groupCapacity: Int {
     let largest = groups.values.reduce(0) { max($0, $1.documentBytes) }
     return largest == 0 ? .max : max(1, Self.groupDocumentBytes / largest)
