@@ -36,6 +36,8 @@ final class Connection {
   @exclusivity(unchecked) var outputCounted = 0
   /// Listed in the loop's `fanOut` for this pass.
   @exclusivity(unchecked) var inFanOut = false
+  /// Listed in the loop's `dirty` for this pass.
+  @exclusivity(unchecked) var isDirty = false
   /// The last call given to the handler: for a stream, the call a successor repeats.
   @exclusivity(unchecked) var handlerCall: VarlinkCall?
 

@@ -84,7 +84,7 @@ extension ServerLoop {
       log.debug("connection accepted", connection.logFields)
     } else {
       counters.rejecting.add(1, ordering: .relaxed)
-      dirty.insert(id)  // its refusal is already queued: write it this pass
+      markDirty(connection)  // its refusal is already queued: write it this pass
       log.info("connection over the limit; answered the refusal, closing after its first call", connection.logFields)
     }
     return connection

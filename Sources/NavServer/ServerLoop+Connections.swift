@@ -9,7 +9,7 @@ import NavWire
 extension ServerLoop {
   /// Readiness on a client socket: read what is there, note a hang-up, flush later.
   func handleSocketEvent(_ connection: Connection, _ event: Epoll.Event) {
-    dirty.insert(connection.id)
+    markDirty(connection)
     if event.isReadable || event.isHangUp { readAvailable(connection) }
     if event.isHangUp, !connection.machine.isClosed {
       // Both directions are gone: nobody can read replies. Stop watching (EPOLLHUP is
@@ -126,16 +126,27 @@ extension ServerLoop {
   /// Writes the output of every dirty connection that is not streaming; streaming ones
   /// join the fan-out, written after all replies (`settle`).
   func flushDirty() {
-    let ids = dirty
-    dirty.removeAll(keepingCapacity: true)
-    for id in ids {
-      guard let connection = connections[id] else { continue }
+    guard !dirty.isEmpty else { return }
+    assert(flushing.isEmpty, "flushDirty inside another flushDirty")
+    swap(&flushing, &dirty)
+    for connection in flushing {
+      connection.isDirty = false
+      // Closed or handed over since it was marked.
+      guard connection.attached else { continue }
       if connection.machine.isStreaming {
         joinFanOut(connection)
       } else {
         flush(connection)
       }
     }
+    flushing.removeAll(keepingCapacity: true)
+  }
+
+  /// Lists `connection` for this pass's `flushDirty` (once).
+  func markDirty(_ connection: Connection) {
+    guard !connection.isDirty else { return }
+    connection.isDirty = true
+    dirty.append(connection)
   }
 
   /// Writes every streaming connection touched this pass (signals already delivered,
@@ -262,7 +273,6 @@ extension ServerLoop {
     connection.registered = false
     Syscall.close(connection.fd)
     connection.context = nil
-    dirty.remove(connection.id)
     perUser.closed(connection.id)
     if connection.countsTowardLimit {
       counters.open.subtract(1, ordering: .relaxed)

@@ -13,7 +13,7 @@ extension ServerLoop {
     log.info("handing over: finishing calls in progress", [("connections", "\(connections.count)")])
     for connection in Array(connections.values) {
       connection.machine.handOverRequested()
-      dirty.insert(connection.id)
+      markDirty(connection)
     }
   }
 
@@ -44,7 +44,7 @@ extension ServerLoop {
       case .notYet, .cannotCarry:
         drive(connection, connection.machine.serverStopping(finalReply: pending.finalReply))
       }
-      if connections[connection.id] != nil { dirty.insert(connection.id) }
+      if connection.attached { markDirty(connection) }
     }
     log.info("handing over", [("carried", "\(carried.count)"), ("ending", "\(connections.count)")])
     pending.receipt.fulfil(HandOver(listenerFD: listenFD, connections: carried))
@@ -62,7 +62,6 @@ extension ServerLoop {
     if connection.registered { try? epoll.remove(connection.fd) }
     connection.registered = false
     connection.context = nil
-    dirty.remove(connection.id)
     if connection.countsTowardLimit {
       counters.open.subtract(1, ordering: .relaxed)
     } else {
@@ -80,7 +79,7 @@ extension ServerLoop {
       if let call = adopted.resume {
         drive(connection, connection.machine.bytesReceived(call.encoded(), now: .now))
       }
-      dirty.insert(connection.id)
+      markDirty(connection)
     }
   }
 }

@@ -11,7 +11,7 @@ extension ServerLoop {
     log.info("stopping: no new connections; finishing calls in progress", [("connections", "\(connections.count)")])
     for connection in Array(connections.values) {
       connection.machine.handOverRequested()
-      dirty.insert(connection.id)
+      markDirty(connection)
     }
   }
 
@@ -23,7 +23,7 @@ extension ServerLoop {
     drainDeadline = deadline
     for connection in Array(connections.values) {
       drive(connection, connection.machine.serverStopping(finalReply: finalReply))
-      if connections[connection.id] != nil { dirty.insert(connection.id) }
+      if connection.attached { markDirty(connection) }
     }
     return true
   }

@@ -36,8 +36,14 @@ final class ServerLoop: @unchecked Sendable {
   // The four tables below are visited per connection on every pass, by the loop thread
   // only and one access at a time: exempt from run-time exclusivity checks, as `Connection`'s.
   @exclusivity(unchecked) var connections: [UInt64: Connection] = [:]
-  /// Connections that had events or messages this pass and must be flushed.
-  @exclusivity(unchecked) var dirty: Set<UInt64> = []
+  /// Connections that had events or messages this pass and must be flushed, each listed
+  /// once (`Connection.isDirty`), in the order they were marked. A list of references
+  /// rather than a set of ids: the set hashed each id twice per call and copied its
+  /// storage at every flush (callgrind: ~1,500 instructions per round trip).
+  @exclusivity(unchecked) var dirty: [Connection] = []
+  /// The list `flushDirty` works through, kept (empty) between passes and swapped with
+  /// `dirty`, as `visiting` is with `signalled` and `fanOut`.
+  @exclusivity(unchecked) var flushing: [Connection] = []
   /// Streaming connections to pull and write once, at the end of the pass, after every
   /// call's reply (see `settle`); held as references, not ids, so a subscriber costs no
   /// lookup per pass.
@@ -269,7 +275,7 @@ final class ServerLoop: @unchecked Sendable {
     case .replied(let id, let serial, let frame):
       guard let connection = connections[id] else { return }
       drive(connection, connection.machine.callReplied(serial: serial, frame: frame))
-      dirty.insert(id)
+      markDirty(connection)
     case .streamStarted(let id, let serial, let source):
       guard let connection = connections[id] else {
         source.cancelled()
@@ -278,7 +284,7 @@ final class ServerLoop: @unchecked Sendable {
       // From now on the source's signals on this thread mark the connection directly.
       if let context = connection.context, context.serial == serial { context.connection = connection }
       drive(connection, connection.machine.streamStarted(serial: serial, source: source))
-      dirty.insert(id)
+      markDirty(connection)
     case .sourceHasData(let id, let serial, let context):
       context.dataSignalPending.store(false, ordering: .releasing)
       guard let connection = connections[id] else { return }
