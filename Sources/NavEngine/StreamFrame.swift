@@ -37,6 +37,22 @@ public protocol StreamEncoder: Sendable {
   func encode(_ frame: StreamFrame) -> [UInt8]
   /// Appends one streaming reply carrying `parameters` (bytes from `encode`) to `out`.
   func frame(_ parameters: [UInt8], into out: inout [UInt8])
+  /// `frame` as one streaming reply, in a buffer of its own: exactly
+  /// `frame(encode(frame), into:)` on an empty buffer, which is the default.
+  /// An encoder may write the parameters straight into the reply instead of
+  /// copying them into it (`WireStreamEncoder` does for updates).
+  func encodeFramed(_ frame: StreamFrame) -> [UInt8]
+}
+
+extension StreamEncoder {
+  /// The reference: the parameters encoded, then copied into the reply.
+  public func encodeFramed(_ frame: StreamFrame) -> [UInt8] {
+    let parameters = encode(frame)
+    var out: [UInt8] = []
+    out.reserveCapacity(parameters.count + 40)
+    self.frame(parameters, into: &out)
+    return out
+  }
 }
 
 /// A frame encoded on first use, by the encoder of the first subscriber that

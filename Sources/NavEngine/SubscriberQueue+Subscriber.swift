@@ -80,7 +80,7 @@ public final class Subscriber: Sendable {
 extension Subscriber {
   /// `frame` as one streaming reply, encoded and framed by this subscriber's
   /// encoder: the bytes queued (once per frame: `SharedFrame`).
-  func encode(_ frame: StreamFrame) -> [UInt8] { framed(encoder.encode(frame)) }
+  func encode(_ frame: StreamFrame) -> [UInt8] { encoder.encodeFramed(frame) }
 
   /// `frame`'s reply parameters alone (their size is what `resumeCost` weighs).
   func encodeParameters(_ frame: StreamFrame) -> [UInt8] { encoder.encode(frame) }

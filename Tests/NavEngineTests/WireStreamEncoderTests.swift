@@ -1,6 +1,7 @@
 import NavEngine
 import NavModel
 import NavTestSupport
+import NavWire
 import Testing
 
 @testable import NavService
@@ -29,6 +30,33 @@ struct WireStreamEncoderTests {
         coalesced: Bool.random(using: &random))
       let direct = encoder.encode(frame)
       let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
+      #expect(
+        direct == reference,
+        "seed \(seed), round \(round): \(String(decoding: direct, as: UTF8.self)) != \(String(decoding: reference, as: UTF8.self))"
+      )
+      if direct != reference { return }
+    }
+  }
+
+  @Test("§3 seeded random frames: written straight into the reply, the bytes of the parameters framed apart")
+  func framedDirectlyMatchesReference() throws {
+    let seed = SplitMix64.testSeed(default: 20_261_201)
+    var random = SplitMix64(seed: seed)
+    let encoder = WireStreamEncoder()
+    for round in 0..<1_000 {
+      let from = UInt64.random(in: 0...(1 << 53), using: &random)
+      let events = (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.event(&random) }
+      let frame: StreamFrame =
+        Int.random(in: 0..<4, using: &random) == 0
+        ? .events(version: from, events: events)
+        : .update(
+          fromVersion: from, toVersion: from + UInt64.random(in: 1...64, using: &random),
+          patch: (0..<Int.random(in: 0...5, using: &random)).map { _ in Self.operation(&random) },
+          animated: Bool.random(using: &random), events: events, coalesced: Bool.random(using: &random))
+      let direct = encoder.encodeFramed(frame)
+      var reference: [UInt8] = []
+      VarlinkReply.encodeContinuing(
+        encodedParameters: JSONWriter.bytes(WireStreamEncoder.parameters(frame)), into: &reference)
       #expect(
         direct == reference,
         "seed \(seed), round \(round): \(String(decoding: direct, as: UTF8.self)) != \(String(decoding: reference, as: UTF8.self))"
