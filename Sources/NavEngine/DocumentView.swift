@@ -48,11 +48,12 @@ struct LiveDocument: Sendable {
     }
   }
 
-  /// The document.
-  var json: JSONValue {
-    if let stateDocument { return stateDocument }
-    guard let json = layoutDocument?.json else { preconditionFailure("a live document with neither view") }
-    return json
+  /// The document at `version`, shared with subscribers: a layout view's keeps its
+  /// layout, not the JSON this document goes on changing in place (`VersionedDocument`).
+  func versioned(_ version: UInt64) -> VersionedDocument {
+    if let stateDocument { return VersionedDocument(version: version, document: stateDocument) }
+    guard let layout = layoutDocument?.layout else { preconditionFailure("a live document with neither view") }
+    return VersionedDocument(version: version, layout: layout)
   }
 
   /// Moves the document to `state` and returns the patch from the old document to the new.
@@ -79,7 +80,7 @@ struct SubscriptionGroup: Sendable {
   /// before the first): what a subscriber that has not pulled that update was last sent
   /// (`SubscriberQueue`).
   var lastUpdateFrom: VersionedDocument
-  /// `current.document`, kept so the next version costs only what it changed.
+  /// `current`'s document, kept so the next version costs only what it changed.
   var live: LiveDocument
   var subscribers = SubscriberList()
   /// The snapshot frame of `current` (framed) and the size of its encoded
@@ -93,7 +94,7 @@ struct SubscriptionGroup: Sendable {
   /// The group of `view` at `version`, whose state is `state`.
   init(_ view: DocumentView, version: UInt64, state: SceneState) {
     live = LiveDocument(view, of: state)
-    current = VersionedDocument(version: version, document: live.json)
+    current = live.versioned(version)
     lastUpdateFrom = current
   }
 }

@@ -76,12 +76,11 @@ extension SubscriptionGroup {
   mutating func advance(to state: SceneState, at last: LogEntry) -> [UInt8]? {
     guard let encoder = subscribers.first else { return nil }
     let patch = live.update(to: state)
-    let document = live.json
     let update = encoder.encode(
       .update(
         fromVersion: current.version, toVersion: last.version, patch: patch, animated: last.animated,
         events: last.events, coalesced: false))
-    current = VersionedDocument(version: last.version, document: document)
+    current = live.versioned(last.version)
     snapshot = nil
     return update
   }
