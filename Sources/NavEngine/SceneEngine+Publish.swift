@@ -26,21 +26,24 @@ extension SceneEngine {
   func publish(_ plan: GroupPlan, after before: SceneState) {
     guard !groups.isEmpty else { return }
     var views = groups.values.indices.map { ViewPublish(position: $0, start: groups.values[$0].current) }
-    var replayed: (state: SceneState, through: Int)?
-    // A group of one version is one span (the usual case), which `UpdateSpans` would say
-    // after copying the version's log entry out of the plan (~1,000 instructions, callgrind).
-    let spans = plan.versions.count == 1 ? [0..<1] : UpdateSpans.of(plan.versions.lazy.map(\.entry))
-    for span in spans {
-      let last = plan.versions[span.upperBound - 1].entry
-      if span.upperBound == plan.versions.count {
-        advance(&views, to: plan.state, at: last)
-      } else {
-        var state = replayed?.state ?? before
-        for planned in plan.versions[(replayed?.through ?? 0)..<span.upperBound] {
-          state = log.replay(planned.entry, on: state)
+    // A group of one version is one span (the usual case), published without an array
+    // of spans that says so (callgrind, 64 subscribers: ~460 instructions per publish).
+    if plan.versions.count == 1 {
+      advance(&views, to: plan.state, at: plan.versions[0].entry)
+    } else {
+      var replayed: (state: SceneState, through: Int)?
+      for span in UpdateSpans.of(plan.versions) {
+        let last = plan.versions[span.upperBound - 1].entry
+        if span.upperBound == plan.versions.count {
+          advance(&views, to: plan.state, at: last)
+        } else {
+          var state = replayed?.state ?? before
+          for planned in plan.versions[(replayed?.through ?? 0)..<span.upperBound] {
+            state = log.replay(planned.entry, on: state)
+          }
+          advance(&views, to: state, at: last)
+          replayed = (state, span.upperBound)
         }
-        advance(&views, to: state, at: last)
-        replayed = (state, span.upperBound)
       }
     }
     var emptied: [DocumentView] = []
