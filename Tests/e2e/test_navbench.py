@@ -80,7 +80,7 @@ def test_every_scenario_against_navd(tmp_path):
     check_server_results(read_results(tmp_path / "navd.tsv"), "navd")
 
 
-@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed (scripts/setup --tests installs it)")
 def test_every_scenario_against_redis(tmp_path):
     directory = Path(tempfile.mkdtemp(prefix="navbench-redis-"))
     socket_path = directory / "redis.sock"

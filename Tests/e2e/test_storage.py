@@ -234,7 +234,7 @@ def syncs_during(navd: Navd, action) -> int:
     return sum(1 for line in trace.read_text().splitlines() if "sync(" in line)
 
 
-@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace to count navd's fsyncs")
+@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace to count navd's fsyncs (scripts/setup --tests installs it)")
 @pytest.mark.parametrize("durability", ["full", "normal"])
 def test_durability_full_syncs_the_wal_at_every_commit_and_normal_does_not(state_dir, durability):
     """STORAGE.md §2: with --durability full every acknowledged commit was fsynced, including a group
