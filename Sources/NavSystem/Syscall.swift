@@ -58,8 +58,12 @@ public enum Syscall {
   }
 
   /// send(2) with MSG_NOSIGNAL, so a vanished peer is EPIPE and not a fatal SIGPIPE.
+  ///
+  /// The bare system call (`cnav_send_nosignal`), not glibc's send(), whose cancellation
+  /// point cost ~30 instructions per call (callgrind, 64 subscribers: a send per
+  /// subscriber per publish).
   public static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> IOResult<Int> {
-    try call("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, CNAV_MSG_NOSIGNAL) }
+    try call("send") { cnav_send_nosignal(fd, buffer.baseAddress, buffer.count) }
   }
 
   /// close(2). EINTR is not retried: on Linux the descriptor is released anyway.

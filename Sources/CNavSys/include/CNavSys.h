@@ -64,6 +64,12 @@ int cnav_connect_unix(int fd, const char *path);
 /// Longest path that fits sun_path (without the terminating NUL).
 int cnav_unix_path_max(void);
 
+/// send(fd, bytes, count, MSG_NOSIGNAL) as the bare system call (sendto), bypassing
+/// glibc's send(), which is a thread-cancellation point and so switches asynchronous
+/// cancellation on and off around every call (navd never cancels threads). Same result
+/// and errno as send(): -1 with EINTR, EAGAIN, EPIPE… set.
+ssize_t cnav_send_nosignal(int fd, const void *bytes, size_t count);
+
 /// Sets O_NONBLOCK on fd. Returns 0 or -1 with errno set.
 /// Bytes malloc holds free in its heap (mallinfo2's fordblks): memory the process
 /// keeps but does not use.
