@@ -83,10 +83,6 @@ extension Connection {
     private var lastSerial: UInt64 = 0
     /// The peer sent EOF (or hung up): no more input will come.
     private(set) var inputClosed = false
-    /// When the frame still arriving started, if one is.
-    private var partialSince: ContinuousClock.Instant?
-    /// Over-limit connections are closed at this time if they have not sent a call.
-    private var rejectDeadline: ContinuousClock.Instant?
     /// Bad input arrived: read no more, answer the calls received before it, flush, then
     /// close for this reason. After a malformed frame nothing more is dispatched
     /// (`discardFrames`); after an over-size one the complete frames before it still are.
@@ -95,14 +91,23 @@ extension Connection {
     /// Bytes received and written since the connection opened: progress the ticks sample.
     private var receivedTotal = 0
     private var writtenTotal = 0
-    /// Output waiting and `written` bytes written when a tick first saw it so.
-    private var stallWatch: (written: Int, since: ContinuousClock.Instant)?
-    /// Nothing in progress and `received` bytes received when a tick first saw it so.
-    private var idleWatch: (received: Int, since: ContinuousClock.Instant)?
     /// The server is stopping gracefully: streams end with this frame, nothing new is dispatched.
     private var stopReply: [UInt8]?
     /// The server hands connections to its successor: read nothing, dispatch nothing.
     private var handingOver = false
+
+    // The fields holding a `ContinuousClock.Instant` come last: its layout is known only
+    // at run time (the standard library is resilient), so every field after one is
+    // found through the type's metadata, which the subscriber's path then fetched
+    // twice per update (callgrind, 64 subscribers: ~11 instructions per subscriber).
+    /// When the frame still arriving started, if one is.
+    private var partialSince: ContinuousClock.Instant?
+    /// Over-limit connections are closed at this time if they have not sent a call.
+    private var rejectDeadline: ContinuousClock.Instant?
+    /// Output waiting and `written` bytes written when a tick first saw it so.
+    private var stallWatch: (written: Int, since: ContinuousClock.Instant)?
+    /// Nothing in progress and `received` bytes received when a tick first saw it so.
+    private var idleWatch: (received: Int, since: ContinuousClock.Instant)?
 
     /// A connection served normally.
     init(limits: Limits) {
