@@ -9,14 +9,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
-
-ssize_t cnav_send_nosignal(int fd, const void *bytes, size_t count) {
-  return syscall(SYS_sendto, fd, bytes, count, MSG_NOSIGNAL, NULL, 0);
-}
 
 int cnav_accept_nonblocking(int fd) {
   return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);

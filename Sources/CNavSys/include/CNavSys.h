@@ -11,7 +11,9 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /// epoll event bits as plain constants (glibc defines some as enum members whose
 /// types import awkwardly into Swift).
@@ -67,8 +69,11 @@ int cnav_unix_path_max(void);
 /// send(fd, bytes, count, MSG_NOSIGNAL) as the bare system call (sendto), bypassing
 /// glibc's send(), which is a thread-cancellation point and so switches asynchronous
 /// cancellation on and off around every call (navd never cancels threads). Same result
-/// and errno as send(): -1 with EINTR, EAGAIN, EPIPE… set.
-ssize_t cnav_send_nosignal(int fd, const void *bytes, size_t count);
+/// and errno as send(): -1 with EINTR, EAGAIN, EPIPE… set. Inline in this header, so
+/// Syscall.send calls syscall() itself (a call fewer per subscriber per publish).
+static inline ssize_t cnav_send_nosignal(int fd, const void *bytes, size_t count) {
+  return syscall(SYS_sendto, fd, bytes, count, MSG_NOSIGNAL, NULL, 0);
+}
 
 /// Sets O_NONBLOCK on fd. Returns 0 or -1 with errno set.
 /// Bytes malloc holds free in its heap (mallinfo2's fordblks): memory the process
