@@ -35,8 +35,8 @@ public struct VarlinkFrameDecoder: Sendable {
   /// Start of the first frame not yet taken.
   private var start = 0
   /// End offsets (index of the NUL) of complete frames not yet taken, in order.
-  private var frameEnds: [Int] = []
-  private var frameEndsHead = 0
+  @usableFromInline private(set) var frameEnds: [Int] = []
+  @usableFromInline private(set) var frameEndsHead = 0
   /// Start of the frame currently arriving (just after the last NUL seen).
   private var partialStart = 0
 
@@ -53,7 +53,11 @@ public struct VarlinkFrameDecoder: Sendable {
   public var partialFrameByteCount: Int { buffer.count - partialStart }
 
   /// Whether `nextFrame()` would return a frame.
-  public var hasCompleteFrame: Bool { frameEndsHead < frameEnds.count }
+  ///
+  /// `@inlinable` (what it reads is `@usableFromInline`, and no more public than before):
+  /// the server asks before each direct write to a subscriber, and a call into NavWire
+  /// cost ~12 instructions per subscriber per publish (callgrind, 64 subscribers).
+  @inlinable public var hasCompleteFrame: Bool { frameEndsHead < frameEnds.count }
 
   /// Appends bytes read from the peer.
   ///
