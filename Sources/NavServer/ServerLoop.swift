@@ -228,7 +228,12 @@ final class ServerLoop: @unchecked Sendable {
     assert(visiting.isEmpty, "deliverSignals inside another visit")
     swap(&visiting, &signalled)
     if writingQuietStreams {
-      for connection in visiting {
+      // Each connection is moved out of the list, from its end (each stream is a socket
+      // of its own: their order within a pass carries no meaning), not copied out and the
+      // list destroyed afterwards: a retain, a release and the generic destroy of an
+      // element fewer per subscriber per publish (callgrind, 64 subscribers: ~37
+      // instructions per subscriber).
+      while let connection = visiting.popLast() {
         guard connection.attached, let serial = connection.signalledSerial else { continue }
         connection.signalledSerial = nil
         if connection.machine.takesSignalForDirectWrite(serial: serial) {
@@ -238,7 +243,6 @@ final class ServerLoop: @unchecked Sendable {
           if connection.attached { joinFanOut(connection) }
         }
       }
-      visiting.removeAll(keepingCapacity: true)
       return
     }
     for connection in visiting {
