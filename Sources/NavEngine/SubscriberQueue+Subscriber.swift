@@ -41,6 +41,8 @@ public final class Subscriber: Sendable {
   /// view, so when one chunk is pending (the usual case: one commit group
   /// since the last pull) it is returned as it is, not copied.
   public func pull() -> [UInt8] {
+    // The usual pull as bytes; only the others build a `PullAction` (`pulledFrames()`).
+    if let frames = queue.withLock({ $0.pulledFrames() }) { return frames }
     switch queue.withLock({ $0.pulled() }) {
     case .nothing: return []
     case .send(let frames): return frames

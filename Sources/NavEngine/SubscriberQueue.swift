@@ -262,18 +262,26 @@ extension SubscriberQueue {
     return (.queued, .wake)
   }
 
+  /// `pulled()` in its usual case, as the frames alone (empty when there are none): the
+  /// queue is open and holds only what was queued since the last pull, with nothing to
+  /// add (no first frames, no coalesced update, no `dropped` frame). Nil, taking nothing,
+  /// in every other case, which `pulled()` decides.
+  ///
+  /// `Subscriber.pull` asks this first: building the `PullAction` and switching over it
+  /// cost ~33 instructions per subscriber per publish (callgrind, 64 subscribers).
+  mutating func pulledFrames() -> [UInt8]? {
+    guard phase == .open, pending.head.isEmpty, !pending.coalescing, pending.dropped == 0 else { return nil }
+    let frames = pending.tail.take()
+    if pending.base != nil { pending.base = nil }
+    pending.updatesPending = false
+    deliveredVersion = pending.version
+    return frames
+  }
+
   /// The connection can write: everything pending goes, and the client is then at the newest version.
   mutating func pulled() -> PullAction {
     guard phase == .open else { return .nothing }
-    if pending.head.isEmpty, !pending.coalescing, pending.dropped == 0 {
-      // The usual pull: what was queued since the last one, nothing to add to it
-      // (callgrind, 64 subscribers: the pull 125 → 118 instructions per subscriber).
-      let frames = pending.tail.take()
-      if pending.base != nil { pending.base = nil }
-      pending.updatesPending = false
-      deliveredVersion = pending.version
-      return frames.isEmpty ? .nothing : .send(frames)
-    }
+    if let frames = pulledFrames() { return frames.isEmpty ? .nothing : .send(frames) }
     let frames: [UInt8]
     if pending.head.isEmpty {
       frames = pending.tail.take()
