@@ -323,6 +323,17 @@ extension Connection.StateMachine {
     return nextAction()
   }
 
+  /// Pulls the stream's source (`.pull`, `takesSignalForDirectWrite`): what it has, and
+  /// whether it finished.
+  ///
+  /// `mutating` only so that it runs in place on `connection.machine` and calls the source
+  /// where it is stored: taking the source out of the class first retained and released
+  /// it around the pull (callgrind, 64 subscribers: ~46 instructions per subscriber).
+  mutating func pullSource() -> (bytes: [UInt8], finished: Bool) {
+    guard let pulled = streamSource?.pull() else { preconditionFailure("pull without a stream source") }
+    return pulled
+  }
+
   /// `sourceWritten` when the socket took all `n` bytes pulled: nothing to queue and no
   /// next step (the signal was taken and nothing else waits), so no action to perform.
   mutating func sourceWrittenWhole(_ n: Int) {

@@ -63,8 +63,7 @@ extension ServerLoop {
         if let context = connection.context, context.serial == serial {
           context.dataSignalPending.store(false, ordering: .releasing)
         }
-        guard let source = connection.machine.streamSource else { preconditionFailure("pull without a stream source") }
-        let pulled = source.pull()
+        let pulled = connection.machine.pullSource()
         action = connection.machine.sourceProduced(serial: serial, bytes: pulled.bytes, finished: pulled.finished)
         continue
       case .cancelSource(let source):
@@ -210,8 +209,7 @@ extension ServerLoop {
     if let context = connection.context, context.serial == serial {
       context.dataSignalPending.store(false, ordering: .releasing)
     }
-    guard let source = connection.machine.streamSource else { preconditionFailure("a quiet stream without a source") }
-    let pulled = source.pull()
+    let pulled = connection.machine.pullSource()
     // A finished stream, or more than the output may ever hold (which closes it), takes
     // the separate steps.
     guard !pulled.finished, pulled.bytes.count <= limits.outputHardLimitBytes else {
