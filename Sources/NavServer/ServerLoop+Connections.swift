@@ -205,7 +205,9 @@ extension ServerLoop {
   /// Delivering, queueing and writing separately (three state-machine steps, the output
   /// buffer, the fan-out list, the quota and epoll checks) cost ~770 instructions more
   /// per subscriber per publish (callgrind, 64 subscribers: 193,418 → 144,204 on the loop).
-  func pullAndWrite(_ connection: Connection, serial: UInt64) {
+  /// Inlined into its one caller, `deliverSignals`: the call itself cost ~26 instructions
+  /// per subscriber per publish.
+  @inline(__always) func pullAndWrite(_ connection: Connection, serial: UInt64) {
     if let context = connection.context, context.serial == serial {
       context.dataSignalPending.store(false, ordering: .releasing)
     }
