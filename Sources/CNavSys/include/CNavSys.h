@@ -75,7 +75,6 @@ static inline ssize_t cnav_send_nosignal(int fd, const void *bytes, size_t count
   return syscall(SYS_sendto, fd, bytes, count, MSG_NOSIGNAL, NULL, 0);
 }
 
-/// Sets O_NONBLOCK on fd. Returns 0 or -1 with errno set.
 /// Bytes malloc holds free in its heap (mallinfo2's fordblks): memory the process
 /// keeps but does not use.
 size_t cnav_heap_free_bytes(void);
@@ -89,6 +88,7 @@ long long cnav_resident_bytes(void);
 /// Names the calling thread (the kernel keeps 15 bytes), as `ps -L` and `top -H` show it.
 void cnav_name_current_thread(const char *name);
 
+/// Sets O_NONBLOCK on fd. Returns 0 or -1 with errno set.
 int cnav_set_nonblocking(int fd);
 
 /// setsockopt(SO_SNDBUF / SO_RCVBUF); used by tests to make slow readers slow quickly.
