@@ -14,44 +14,96 @@ struct LayoutDocumentTests {
 
   @Test("R62 R64 R65 an updated document is the reference document, and its patch is the reference diff")
   func randomSequences() throws {
-    let seed = SplitMix64.testSeed(default: 0x1A70_0D0C_0000)
-    print("LayoutDocumentTests.randomSequences: seed \(seed) (NAVD_TEST_SEED to replay)")
-    var generator = LayoutOpGenerator(rng: SplitMix64(seed: seed))
     var updates = 0
     var retitles = 0
-    for sequence in 0..<Self.sequences {
-      var state = SceneState.empty
-      let allMetrics = generator.metrics()
-      var documents = allMetrics.map { LayoutDocument(state, metrics: $0) }
-      for step in 0..<Self.opsPerSequence {
-        let ops = (0..<(generator.rng.chance(80) ? 1 : 2)).map { _ in generator.op(in: state) }
-        guard let result = try? state.applying(ops) else { continue }
-        let context = "seed \(seed) (NAVD_TEST_SEED to replay) sequence \(sequence) step \(step) ops \(ops)"
-        for (index, metrics) in allMetrics.enumerated() {
-          let before = documents[index].json
-          let patch = documents[index].update(to: result.state)
-          let layout = LayoutResolver.resolve(result.state, metrics: metrics)
-          let reference = layout.json
-          #expect(documents[index].layout == layout, "layout, metrics \(String(describing: metrics)): \(context)")
-          #expect(documents[index].json == reference, "document, metrics \(String(describing: metrics)): \(context)")
-          let referencePatch = PatchBuilder.diff(LayoutResolver.resolve(state, metrics: metrics).json, reference)
-          #expect(patch == referencePatch, "patch, metrics \(String(describing: metrics)): \(context)")
-          #expect(
-            PatchBuilder.diff(before, documents[index].json) == referencePatch,
-            "diff of the documents, metrics \(String(describing: metrics)): \(context)")
-          #expect(try PatchApplier.apply(patch, to: before) == reference, "patch applies: \(context)")
-          if case .updateNavigationItem(_, let fields, _) = ops.last, fields.count == 1, case .title = fields[0] {
-            retitles += 1
-          }
-          updates += 1
+    let seed = try Self.drive(
+      "randomSequences", seed: 0x1A70_0D0C_0000, sequences: Self.sequences, steps: Self.opsPerSequence,
+      nextOps: { generator, state in (0..<(generator.rng.chance(80) ? 1 : 2)).map { _ in generator.op(in: state) } },
+      observe: { ops, _, _, documents in
+        if case .updateNavigationItem(_, let fields, _) = ops.last, fields.count == 1, case .title = fields[0] {
+          retitles += documents
         }
-        state = result.state
-      }
-    }
+        updates += documents
+      })
     // Guard against a generator whose ops are all rejected.
     #expect(updates > Self.sequences * Self.opsPerSequence, "only \(updates) updates checked; seed \(seed)")
     // The title-only fast path (`LayoutResolver.retitle`) must be exercised.
     #expect(retitles > Self.sequences * Self.opsPerSequence / 10, "only \(retitles) retitles checked; seed \(seed)")
+  }
+
+  /// One character each (R31), so a title made of them is as wide as its count:
+  /// escapes and non-ASCII included, for the patch's value.
+  static let titleCharacters = ["a", "Z", " ", "7", "é", "\"", "\\", "/", "~", "👩‍👩‍👧‍👦"]
+
+  @Test("R31 R62 R64 runs of title changes of one width, then other changes: the reference document and diff")
+  func titleRuns() throws {
+    var counts = (retitles: 0, afterRetitles: 0, previousRetitled: false)
+    let seed = try Self.drive("titleRuns", seed: 0x1A70_0D0C_0003, sequences: 60, steps: 60) { generator, state in
+      guard let top = state.navigationBar.topItem, generator.rng.chance(75) else { return [generator.op(in: state)] }
+      // The same number of characters: the title keeps its width (the fast path).
+      let count = top.title?.count ?? 0
+      let title = (0..<count).map { _ in generator.rng.pick(Self.titleCharacters) }.joined()
+      return [
+        .updateNavigationItem(top.id, [.title(count == 0 && generator.rng.chance(50) ? nil : title)], animated: false)
+      ]
+    } observe: { _, state, next, _ in
+      let retitled = Self.referenceOnlyTopTitleChanged(from: state, to: next)
+      if retitled { counts.retitles += 1 } else if counts.previousRetitled { counts.afterRetitles += 1 }
+      counts.previousRetitled = retitled
+    }
+    #expect(counts.retitles > 1000, "only \(counts.retitles) title-only changes; seed \(seed)")
+    #expect(counts.afterRetitles > 200, "only \(counts.afterRetitles) other changes after title changes; seed \(seed)")
+  }
+
+  /// Runs `sequences` sequences of `steps` batches of ops (`nextOps`) from an empty
+  /// scene, with a document per metrics following every state (`expectReferenceUpdate`);
+  /// `observe` sees each batch that applied, the states before and after, and the
+  /// number of documents. Returns the seed.
+  static func drive(
+    _ test: String, seed defaultSeed: UInt64, sequences: Int, steps: Int,
+    nextOps: (inout LayoutOpGenerator, SceneState) -> [Op],
+    observe: (_ ops: [Op], _ state: SceneState, _ next: SceneState, _ documents: Int) -> Void
+  ) throws -> UInt64 {
+    let seed = SplitMix64.testSeed(default: defaultSeed)
+    print("LayoutDocumentTests.\(test): seed \(seed) (NAVD_TEST_SEED to replay)")
+    var generator = LayoutOpGenerator(rng: SplitMix64(seed: seed))
+    for sequence in 0..<sequences {
+      var state = SceneState.empty
+      let allMetrics = generator.metrics()
+      var documents = allMetrics.map { LayoutDocument(state, metrics: $0) }
+      for step in 0..<steps {
+        let ops = nextOps(&generator, state)
+        guard let result = try? state.applying(ops) else { continue }
+        try expectReferenceUpdate(
+          &documents, metrics: allMetrics, from: state, to: result.state,
+          context: "seed \(seed) (NAVD_TEST_SEED to replay) sequence \(sequence) step \(step) ops \(ops)")
+        observe(ops, state, result.state, allMetrics.count)
+        state = result.state
+      }
+    }
+    return seed
+  }
+
+  /// Moves each of `documents` (one per metrics) from `state` to `next` and expects the
+  /// reference: its layout and document those resolved from scratch, its patch the diff
+  /// of the two reference documents, which also takes its old document to its new.
+  static func expectReferenceUpdate(
+    _ documents: inout [LayoutDocument], metrics allMetrics: [LayoutMetrics?], from state: SceneState,
+    to next: SceneState, context: String
+  ) throws {
+    for (index, metrics) in allMetrics.enumerated() {
+      let before = documents[index].json
+      let patch = documents[index].update(to: next)
+      let layout = LayoutResolver.resolve(next, metrics: metrics)
+      let reference = layout.json
+      let context = "metrics \(String(describing: metrics)): \(context)"
+      #expect(documents[index].layout == layout, "layout, \(context)")
+      #expect(documents[index].json == reference, "document, \(context)")
+      let referencePatch = PatchBuilder.diff(LayoutResolver.resolve(state, metrics: metrics).json, reference)
+      #expect(patch == referencePatch, "patch, \(context)")
+      #expect(PatchBuilder.diff(before, documents[index].json) == referencePatch, "diff of the documents, \(context)")
+      #expect(try PatchApplier.apply(patch, to: before) == reference, "patch applies: \(context)")
+    }
   }
 
   @Test("R19 R46 a bar's layout depends only on the inputs the document compares")

@@ -13,9 +13,10 @@
 ///   its resolved items, back button and appearance and redoes only the
 ///   centre and the geometry, and not even the geometry when the new title
 ///   takes the width the old one did (`LayoutResolver.retitle`): then the
-///   title is set in place in the layout and the document, and the patch is
-///   its one `replace` (`retitle`); when nothing but the centre moved, only
-///   the centre's JSON is written (`updateCentre`);
+///   title is set in place in the layout alone, and the patch is its one
+///   `replace` (`retitle`); the document's JSON takes the title only when
+///   it is next read or reused (`titleUnsettled`); when nothing but the
+///   centre moved, only the centre's JSON is written (`updateCentre`);
 /// - a part of the document whose resolved value did not change keeps the
 ///   previous document's JSON (`Layout.write(reusing:)`), so only the
 ///   changed parts are encoded;
@@ -26,8 +27,22 @@ public struct LayoutDocument: Sendable {
   public let metrics: LayoutMetrics?
   /// The layout of the last state.
   public private(set) var layout: Layout
-  /// `layout.json`.
-  public private(set) var json: JSONValue
+  /// `layout.json`: `encoded`, with the centre's title set when `titleUnsettled`.
+  public var json: JSONValue {
+    var json = encoded
+    if titleUnsettled { settleTitle(in: &json) }
+    return json
+  }
+  /// `layout.json` but, when `titleUnsettled`, for the centre's title: the
+  /// JSON the layout was last encoded to, for the next version to reuse.
+  private var encoded: JSONValue
+  /// Whether title changes since `encoded` was last written left its centre's
+  /// `title` behind `layout`'s. The title fast path only sets this: setting the
+  /// member in `encoded` hashed each key on the path and copied the centre
+  /// object, ~1,800 instructions a title change (callgrind, `navbench --engine
+  /// --scene title`), now paid once by the next version that is not a title
+  /// change alone, whatever the number of title changes before it.
+  private var titleUnsettled = false
   /// What of the last state each bar was resolved from.
   private var navigationBarInputs: SceneState
   private var toolbarInputs: SceneState
@@ -43,7 +58,7 @@ public struct LayoutDocument: Sendable {
     layout = Layout(
       navigationBar: LayoutResolver.layOut(navigationBarDraft, metrics: metrics),
       toolbar: LayoutResolver.resolveToolbar(toolbarInputs, metrics: metrics))
-    json = layout.json
+    encoded = layout.json
   }
 
   /// Moves the document to `state`, re-resolving and re-encoding only what
@@ -86,27 +101,36 @@ public struct LayoutDocument: Sendable {
     // `case .some`, not `!= nil`, which copied the centre out of its optional first.
     if LayoutResolver.retitle(&navigationBarDraft, title: title), case .some = layout.navigationBar.centre {
       layout.navigationBar.centre?.title = title
-      let value = title.map(JSONValue.string) ?? .null
-      json.replaceMember(at: Self.centreTitle.tokens[...], with: value)
-      return [.replace(path: Self.centreTitle, value: value)]
+      titleUnsettled = true
+      return [.replace(path: Self.centreTitle, value: title.map(JSONValue.string) ?? .null)]
     }
     var next = layout
     next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
     return move(to: next, toolbarResolved: false)
   }
 
+  /// Sets the centre's `title` in `json`, a layout's JSON, to `layout`'s.
+  private func settleTitle(in json: inout JSONValue) {
+    json.replaceMember(
+      at: Self.centreTitle.tokens[...], with: layout.navigationBar.centre?.title.map(JSONValue.string) ?? .null)
+  }
+
   /// Moves the document to `next`, whose bars are re-resolved (the toolbar
   /// when `toolbarResolved`), and returns the patch.
   private mutating func move(to next: Layout, toolbarResolved: Bool) -> [PatchOperation] {
+    if titleUnsettled {
+      settleTitle(in: &encoded)
+      titleUnsettled = false
+    }
     var patch: [PatchOperation] = []
     if !toolbarResolved, layout.navigationBar.differsOnlyInCentre(from: next.navigationBar),
       updateCentre(to: next.navigationBar, patch: &patch)
     {
       return patch
     }
-    let written = next.write(reusing: Encoded(value: layout, json: json))
+    let written = next.write(reusing: Encoded(value: layout, json: encoded))
     written.patch(at: [], into: &patch)
-    json = written.json
+    encoded = written.json
     layout = next
     return patch
   }
@@ -118,10 +142,10 @@ public struct LayoutDocument: Sendable {
   /// its changed members. Exactly what the general path gives, in fewer steps.
   private mutating func updateCentre(to navigationBar: NavigationBarLayout, patch: inout [PatchOperation]) -> Bool {
     guard let centre = navigationBar.centre, let previous = layout.navigationBar.centre,
-      let previousJSON = json["navigationBar"]?["centre"]
+      let previousJSON = encoded["navigationBar"]?["centre"]
     else { return false }
     let written = centre.write(reusing: Encoded(value: previous, json: previousJSON))
-    json.replaceMember(at: ["navigationBar", "centre"], with: written.json)
+    encoded.replaceMember(at: ["navigationBar", "centre"], with: written.json)
     layout.navigationBar = navigationBar
     written.patch(at: ["navigationBar", "centre"], into: &patch)
     return true
