@@ -15,6 +15,7 @@ struct WireStreamEncoderTests {
     let seed = SplitMix64.testSeed(default: 20_261_130)
     var random = SplitMix64(seed: seed)
     let encoder = WireStreamEncoder()
+    var plainFrames = 0
     for round in 0..<2_000 {
       // A quarter of the versions from just below 2^53 up, where the encoder writes them
       // through a double, as the reference does.
@@ -30,12 +31,15 @@ struct WireStreamEncoderTests {
         coalesced: Bool.random(using: &random))
       let direct = encoder.encode(frame)
       let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
+      if Self.plain(frame) != nil { plainFrames += 1 }
       #expect(
         direct == reference,
         "seed \(seed), round \(round): \(String(decoding: direct, as: UTF8.self)) != \(String(decoding: reference, as: UTF8.self))"
       )
       if direct != reference { return }
     }
+    // Plain updates (`WireStreamEncoder.plainUpdate`) must be among them.
+    #expect(plainFrames > 50, "only \(plainFrames) plain updates; seed \(seed)")
   }
 
   @Test("§3 seeded random frames: written straight into the reply, the bytes of the parameters framed apart")
@@ -63,6 +67,93 @@ struct WireStreamEncoderTests {
       )
       if direct != reference { return }
     }
+  }
+
+  /// `WireStreamEncoder.plainUpdate` of `frame`, an update, with `update`'s prefix and suffix.
+  private static func plain(_ frame: StreamFrame, framed: Bool = false) -> [UInt8]? {
+    guard case .update(let fromVersion, let toVersion, let patch, let animated, let events, let coalesced) = frame
+    else { return nil }
+    return framed
+      ? WireStreamEncoder.plainUpdate(
+        prefix: #"{"parameters":"#, fromVersion: fromVersion, toVersion: toVersion, patch: patch, animated: animated,
+        events: events, coalesced: coalesced, suffix: ",\"continues\":true}\0")
+      : WireStreamEncoder.plainUpdate(
+        prefix: "", fromVersion: fromVersion, toVersion: toVersion, patch: patch, animated: animated, events: events,
+        coalesced: coalesced, suffix: "")
+  }
+
+  @Test("§3 a plain update, as a title change's, is written on the stack; any other is not; both are the reference")
+  func plainUpdates() throws {
+    let title = JSONPointer(tokens: ["navigationBar", "centre", "title"])
+    let long = String(repeating: "Inbox é ☃ 😀 ", count: 20)
+    let cases: [(String, [PatchOperation], [SceneEvent], UInt64, Bool)] = [
+      ("a title change", [.replace(path: title, value: .string(long))], [], 41, true),
+      ("a title gone", [.replace(path: title, value: .null)], [], 0, true),
+      ("no operation", [], [], 12_345, true),
+      (
+        "scalars and pointers of every operation",
+        [
+          .add(path: JSONPointer(tokens: ["a", "0"]), value: .bool(true)), .remove(path: .root),
+          .replace(path: title, value: .number(-1_234_567)), .move(from: title, path: JSONPointer(tokens: ["b"])),
+          .copy(from: .root, path: JSONPointer(tokens: [""])), .test(path: title, value: .number(0)),
+          .add(path: title, value: .bool(false)), .add(path: title, value: .number(9_007_199_254_740_992)),
+        ], [], 7, true
+      ),
+      ("a string to escape", [.replace(path: title, value: .string("say \"hi\""))], [], 41, false),
+      ("a backslash at the end of a long string", [.replace(path: title, value: .string(long + "\\"))], [], 41, false),
+      ("a pointer to escape", [.replace(path: JSONPointer(tokens: ["a/b"]), value: .null)], [], 41, false),
+      ("a pointer to escape as JSON", [.remove(path: JSONPointer(tokens: ["\""]))], [], 41, false),
+      ("a fraction", [.replace(path: title, value: .number(3.5))], [], 41, false),
+      ("a number past 2^53", [.replace(path: title, value: .number(1e21))], [], 41, false),
+      ("an array", [.replace(path: title, value: .array([]))], [], 41, false),
+      ("an object", [.replace(path: title, value: .object([:]))], [], 41, false),
+      ("an event", [.replace(path: title, value: .null)], [.push(item: "top", animated: true)], 41, false),
+    ]
+    let encoder = WireStreamEncoder()
+    for (name, patch, events, from, plain) in cases {
+      for (animated, coalesced) in [(false, false), (true, true)] {
+        // The last case's `toVersion` is 2^53 + 1, past where versions are written as integers.
+        let frame = StreamFrame.update(
+          fromVersion: from, toVersion: from + 1, patch: patch, animated: animated, events: events, coalesced: coalesced
+        )
+        let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
+        var framedReference: [UInt8] = []
+        VarlinkReply.encodeContinuing(encodedParameters: reference, into: &framedReference)
+        #expect((Self.plain(frame) != nil) == plain, "\(name): plain")
+        #expect((Self.plain(frame, framed: true) != nil) == plain, "\(name): plain, framed")
+        if let written = Self.plain(frame) { #expect(written == reference, "\(name)") }
+        if let written = Self.plain(frame, framed: true) { #expect(written == framedReference, "\(name), framed") }
+        #expect(encoder.encode(frame) == reference, "\(name): encode")
+        #expect(encoder.encodeFramed(frame) == framedReference, "\(name): encodeFramed")
+      }
+    }
+  }
+
+  @Test("§3 a plain update is written on the stack exactly when it fits there")
+  func plainUpdateLimit() throws {
+    let title = JSONPointer(tokens: ["navigationBar", "centre", "title"])
+    let limit = WireStreamEncoder.plainUpdateLimit
+    var written = (plain: 0, other: 0)
+    for length in (limit - 220)...(limit - 140) {
+      let frame = StreamFrame.update(
+        fromVersion: 41, toVersion: 42,
+        patch: [.replace(path: title, value: .string(String(repeating: "x", count: length)))], animated: false,
+        events: [], coalesced: false)
+      let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
+      var framedReference: [UInt8] = []
+      VarlinkReply.encodeContinuing(encodedParameters: reference, into: &framedReference)
+      for (framed, expected) in [(false, reference), (true, framedReference)] {
+        let plain = Self.plain(frame, framed: framed)
+        #expect((plain != nil) == (expected.count <= limit), "a title of \(length) bytes, framed: \(framed)")
+        if let plain {
+          #expect(plain == expected, "a title of \(length) bytes, framed: \(framed)")
+          written.plain += 1
+        } else {
+          written.other += 1
+        }
+      }
+    }
+    #expect(written.plain > 10 && written.other > 10, "\(written)")
   }
 
   private static let texts = ["", "a", "title", "with \"quotes\"", "back\\slash", "~0/~1", "a/b", "é ☃ 😀", "\n\t\u{1}"]

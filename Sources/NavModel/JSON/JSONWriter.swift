@@ -58,14 +58,19 @@ public enum JSONWriter {
   }
 
   static func writeNumber(_ n: Double, into out: inout [UInt8]) {
-    if n.rounded() == n, abs(n) <= 9_007_199_254_740_992 {
-      writeInteger(Int64(n), into: &out)
+    if let integer = exactInteger(n) {
+      writeInteger(integer, into: &out)
     } else if n.isFinite {
       out.append(contentsOf: "\(n)".utf8)
     } else {
       // JSON has no NaN or infinity; the model never holds one, so this is a last resort.
       out.append(contentsOf: "null".utf8)
     }
+  }
+
+  /// `n` as the integer `write` writes it as, when it is integral within ±2^53; else nil.
+  package static func exactInteger(_ n: Double) -> Int64? {
+    n.rounded() == n && abs(n) <= 9_007_199_254_740_992 ? Int64(n) : nil
   }
 
   /// Appends `value` in decimal, as `String(value)` writes it, without
@@ -126,6 +131,17 @@ public enum JSONWriter {
       }
       out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
+  }
+
+  /// Whether any byte of `utf8` needs an escape in a JSON string (`writeStringContents`
+  /// writes it as it is when none does), found as that finds them.
+  package static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = utf8.baseAddress else { return false }
+    var i = 0
+    while i + 8 <= utf8.count, !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+      i += 8
+    }
+    return utf8[i...].contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
   }
 
   /// Whether any of the eight bytes of `word` may need an escape: below 0x20, `"` or `\`.

@@ -187,7 +187,7 @@ extension JSONPointer {
 
   /// Writes the text as a JSON string into `text` (room for all of it) and says where
   /// it ends; nil as soon as a token needs an escape, either way.
-  private func writePlainJSONString(into text: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+  package func writePlainJSONString(into text: UnsafeMutableBufferPointer<UInt8>) -> Int? {
     guard let base = text.baseAddress else { return nil }
     base[0] = UInt8(ascii: "\"")
     var end = 1
