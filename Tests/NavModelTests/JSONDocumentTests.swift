@@ -122,6 +122,25 @@ struct JSONDocumentTests {
     #expect(plain > 1000, "seed \(seed): only \(plain) plain strings")
   }
 
+  @Test("a plain ASCII string is the string String(decoding:as:) makes, short (written in place) or long")
+  func asciiStrings() {
+    let seed = SplitMix64.testSeed(default: Self.defaultSeed)
+    var rng = SplitMix64(seed: seed)
+    let table = ["", "a", "top", "bench", "0123456789abcde", "0123456789abcdef", String(repeating: "x", count: 200)]
+    let random = (0..<5000).map { _ in
+      String(decoding: (0..<rng.below(40)).map { _ in UInt8(rng.below(0x80)) }, as: UTF8.self)
+    }
+    for (round, text) in (table + random).enumerated() {
+      let bytes = Array(text.utf8)
+      let string = bytes.withUnsafeBufferPointer { JSONLexer.asciiString($0) }
+      let reference = String(decoding: bytes, as: UTF8.self)
+      #expect(
+        string == reference && Array(string.utf8) == bytes && string.count == reference.count
+          && string.hashValue == reference.hashValue,
+        "seed \(seed), round \(round): \(bytes)")
+    }
+  }
+
   @Test("reading values: strings with escapes, numbers, keys compared as strings")
   func reading() throws {
     let document = try JSONDocument(
