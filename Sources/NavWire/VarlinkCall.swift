@@ -43,8 +43,13 @@ public struct VarlinkCall: Sendable {
     method: String, parameters: [String: JSONValue] = [:], oneway: Bool = false, more: Bool = false,
     upgrade: Bool = false
   ) {
+    self.init(method: method, storage: .members(parameters), oneway: oneway, more: more, upgrade: upgrade)
+  }
+
+  /// A call whose parameters are kept in `storage` (a frame's, for `typed(_:)`).
+  init(method: String, storage: Storage, oneway: Bool, more: Bool, upgrade: Bool) {
     self.method = method
-    self.storage = .members(parameters)
+    self.storage = storage
     self.oneway = oneway
     self.more = more
     self.upgrade = upgrade
