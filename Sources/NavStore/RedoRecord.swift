@@ -21,23 +21,26 @@ enum RedoRecord {
   /// array cost ~2,400 instructions per round trip there (callgrind, `bench/profile.sh`). The
   /// tests hold it byte for byte to that simple appending encoder.
   static func encoded(sequence: UInt64, rows: [StoreRow]) -> [UInt8] {
-    let length = rows.reduce(headerSize + 4) { $0 + encodedSize($1) }
+    // The rows by index, here and below: `reduce` and `for row in rows` copied each row
+    // out of the array (a retain and a release of each of its strings and arrays).
+    var length = headerSize + 4
+    for index in rows.indices { length += encodedSize(rows[index]) }
     return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
       let base = UnsafeMutableRawPointer(buffer.baseAddress!)
       var writer = Writer(base: base, offset: 8)
       writer.put(sequence)
       writer.put(UInt32(rows.count))
-      for row in rows {
-        writer.put(text: row.scene)
-        writer.put(text: row.epoch)
-        writer.put(row.version)
-        writer.put(text: row.client)
-        writer.put(optionalText: row.mutationId)
-        writer.put(row.opsDigest)
-        writer.put(bytes: row.encodedOps)
-        writer.put(optionalBytes: row.outcome)
-        writer.put(optionalBytes: row.snapshot)
-        writer.put(row.forgetMutationIdsThrough)
+      for index in rows.indices {
+        writer.put(text: rows[index].scene)
+        writer.put(text: rows[index].epoch)
+        writer.put(rows[index].version)
+        writer.put(text: rows[index].client)
+        writer.put(optionalText: rows[index].mutationId)
+        writer.put(rows[index].opsDigest)
+        writer.put(bytes: rows[index].encodedOps)
+        writer.put(optionalBytes: rows[index].outcome)
+        writer.put(optionalBytes: rows[index].snapshot)
+        writer.put(rows[index].forgetMutationIdsThrough)
       }
       precondition(writer.offset == length, "redo record: wrote \(writer.offset) bytes of \(length)")
       let checksum = CRC32C.checksum(UnsafeRawBufferPointer(start: base + 8, count: length - 8))
@@ -77,8 +80,12 @@ enum RedoRecord {
     }
 
     mutating func put(text: String) {
-      var text = text
-      text.withUTF8 { put(raw: UnsafeRawBufferPointer($0)) }
+      // A native string's UTF-8 is read where it is; `withUTF8` needs a `var`, a copy
+      // (a retain and a release of each string of each row).
+      if text.utf8.withContiguousStorageIfAvailable({ put(raw: UnsafeRawBufferPointer($0)) }) == nil {
+        var text = text
+        text.withUTF8 { put(raw: UnsafeRawBufferPointer($0)) }
+      }
     }
 
     mutating func put(bytes: [UInt8]) {
