@@ -69,8 +69,8 @@ struct Options {
       --memory-seconds S       memory: time bound (default 300)
       --mutations N            --engine: title changes per figure (default 1000000)
       --scene NAME             --engine: only this scene (title or toolbar; default both)
-      --pipeline-only          --engine: only the title changes per CPU second, no stages, no SceneEngine
-                               (for callgrind: instructions per title change)
+      --pipeline-only          --engine: only the title changes per CPU second, no stages, no SceneEngine,
+                               no reference-count timing (for callgrind: instructions per title change)
       --runs N                 --startup: starts timed (default 20)
       --state-scenes N         --startup: also time a start with N stored scenes (needs --state-dir)
       --state-versions N       --startup: versions stored on the first scene (default 1000000)

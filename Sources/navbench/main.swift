@@ -51,6 +51,7 @@ do {
     if !options.enginePipelineOnly {
       try await EngineActorBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements)
         .run(scenes)
+      RefcountCost(measurements: measurements).run()
     }
   case .startup(let binary):
     print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
