@@ -40,8 +40,10 @@ struct EngineBench {
     var done = 0
     while done < mutations, done % Self.batch != 0 || !deadline.passed {
       let ops = try Self.decode(frames[done % Self.batch])
-      let applied = try state.applying(ops)
-      state = applied.state
+      var applied = try state.applying(ops)
+      // Swapped in, as SceneEngine+Apply moves the new state into its plan: assigning
+      // `applied.state` copied it (a retain of each of its arrays) and released the copy.
+      swap(&state, &applied.state)
       let patch = document.update(to: state)
       bytes += Self.encodeUpdate(version: UInt64(done), patch: patch, events: applied.events).count
       done += 1
