@@ -96,8 +96,8 @@ struct UpdateCursor: UpdateOutput {
       }
       if integer < 0 { append(byte: UInt8(ascii: "-")) }
       write(integer.magnitude)
-    case .string(var string):
-      string.withUTF8 { utf8 in
+    case .string(let string):
+      string.withUTF8Bytes { utf8 in
         guard room(utf8.count + 2), !JSONWriter.needsEscape(utf8) else {
           plain = false
           return

@@ -40,8 +40,7 @@ public enum WidthModel {
   /// that is no CR, is eight clusters (`isPlainASCII`); only a word that may
   /// hold either, or follows a CR, is looked at byte by byte.
   static func characterCount(_ string: String) -> Int {
-    var string = string
-    let ascii: Int? = string.withUTF8 { utf8 in
+    let ascii: Int? = string.withUTF8Bytes { utf8 in
       // Most titles are plain ASCII throughout: one tight pass over the
       // words says so, and the count is the length.
       var unplain: UInt64 = 0

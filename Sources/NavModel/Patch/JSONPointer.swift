@@ -194,8 +194,7 @@ extension JSONPointer {
     for token in tokens {
       base[end] = UInt8(ascii: "/")
       end += 1
-      var token = token
-      let plain = token.withUTF8 { utf8 in
+      let plain = token.withUTF8Bytes { utf8 in
         for byte in utf8 where Self.needsEitherEscape(byte) { return false }
         if let bytes = utf8.baseAddress { (base + end).initialize(from: bytes, count: utf8.count) }
         end += utf8.count
