@@ -76,7 +76,7 @@ struct UpdateCursor: UpdateOutput {
   }
 
   mutating func append(pointer: JSONPointer) {
-    guard room(pointer.tokens.reduce(2) { $0 + 1 + $1.utf8.count }),
+    guard plain,
       let count = pointer.writePlainJSONString(into: UnsafeMutableBufferPointer(start: next, count: end - next))
     else {
       plain = false

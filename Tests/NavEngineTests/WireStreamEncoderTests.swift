@@ -156,6 +156,26 @@ struct WireStreamEncoderTests {
     #expect(written.plain > 10 && written.other > 10, "\(written)")
   }
 
+  @Test("§3 a plain update is written on the stack exactly when its pointer fits there")
+  func plainUpdatePointerLimit() throws {
+    let limit = WireStreamEncoder.plainUpdateLimit
+    var counts = (plain: 0, other: 0)
+    for length in (limit - 220)...(limit - 120) {
+      let long = String(repeating: "y", count: length)
+      // The long token first or last: the room is checked token by token.
+      for tokens in [[long, "title"], ["centre", long]] {
+        let frame = StreamFrame.update(
+          fromVersion: 41, toVersion: 42, patch: [.replace(path: JSONPointer(tokens: tokens), value: .string("t"))],
+          animated: false, events: [], coalesced: false)
+        let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
+        let written = Self.plain(frame)
+        #expect(written == (reference.count <= limit ? reference : nil), "a pointer of \(length) bytes")
+        if written == nil { counts.other += 1 } else { counts.plain += 1 }
+      }
+    }
+    #expect(counts.plain > 10 && counts.other > 10, "\(counts)")
+  }
+
   private static let texts = ["", "a", "title", "with \"quotes\"", "back\\slash", "~0/~1", "a/b", "é ☃ 😀", "\n\t\u{1}"]
 
   private static func text(_ random: inout SplitMix64) -> String {
