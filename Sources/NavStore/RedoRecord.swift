@@ -1,3 +1,5 @@
+import NavModel
+
 /// One commit group as a record of navd's redo log: framed, numbered and checksummed.
 ///
 /// ```
@@ -80,12 +82,9 @@ enum RedoRecord {
     }
 
     mutating func put(text: String) {
-      // A native string's UTF-8 is read where it is; `withUTF8` needs a `var`, a copy
-      // (a retain and a release of each string of each row).
-      if text.utf8.withContiguousStorageIfAvailable({ put(raw: UnsafeRawBufferPointer($0)) }) == nil {
-        var text = text
-        text.withUTF8 { put(raw: UnsafeRawBufferPointer($0)) }
-      }
+      // In place (`withUTF8Bytes`): `withUTF8` on a copy cost a retain and a release of
+      // each string of each row.
+      text.withUTF8Bytes { put(raw: UnsafeRawBufferPointer($0)) }
     }
 
     mutating func put(bytes: [UInt8]) {
