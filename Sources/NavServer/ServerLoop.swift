@@ -74,6 +74,10 @@ final class ServerLoop: @unchecked Sendable {
   let tickInterval: Duration
   /// Memory freed after a burst goes back to the kernel on the tick.
   private var heap = HeapTrimming()
+  /// Whether the loop handled an event since the last tick: the heap's idle rule
+  /// (`HeapTrimming`). A store per event, where the event is dispatched anyway;
+  /// loop thread only, so exempt from run-time exclusivity checks like the tables above.
+  @exclusivity(unchecked) private var hadTraffic = false
   var nextTick: ContinuousClock.Instant
 
   static let listenerToken: UInt64 = 1
@@ -170,6 +174,7 @@ final class ServerLoop: @unchecked Sendable {
   }
 
   private func handle(_ event: Epoll.Event) {
+    hadTraffic = true
     switch event.token {
     case Self.listenerToken: acceptAll()
     case Self.wakeToken: inbox.drainWakeUps()
@@ -310,7 +315,8 @@ final class ServerLoop: @unchecked Sendable {
   }
 
   private func tickAll(now: ContinuousClock.Instant) {
-    heap.tick()
+    heap.tick(now: now, traffic: hadTraffic)
+    hadTraffic = false
     if acceptPaused { resumeAccepting() }
     for connection in Array(connections.values) {
       drive(connection, connection.machine.tick(now: now))
