@@ -26,6 +26,12 @@ struct Deadline {
 
   var passed: Bool { nowNanoseconds() >= end }
 
+  /// Seconds left, 0 once passed.
+  var remainingSeconds: Double {
+    let now = nowNanoseconds()
+    return now < end ? Double(end - now) / 1e9 : 0
+  }
+
   /// What is left, as a poll/epoll timeout (at least 1 ms, so a wait always waits).
   var remainingMilliseconds: Int32 {
     let now = nowNanoseconds()

@@ -48,7 +48,10 @@ struct Options {
       pipelined   publishes per second with --window in flight, server CPU per publish
       delivery    closed loop: latency to the first and last of N subscribers
       fanout      pipelined: versions visible per subscriber per second, writer's ack latency
-      memory      server RSS before/peak/after --memory-mutations with --memory-subscribers
+      memory      server RSS with --memory-subscribers over --memory-mutations, in two bursts
+                  (a tenth, then the rest): settled before, after a tenth and after (idle
+                  2.5 s, median of 5 samples 0.1 s apart), the peak throughout, growth
+                  after vs before and after vs a tenth
 
     Options:
       --socket PATH            the server's socket (default as navd's: $NAVD_SOCKET,
@@ -66,7 +69,7 @@ struct Options {
       --many-rounds N          many: publishes timed (default 20)
       --memory-mutations N     memory: publishes (default 1000000)
       --memory-subscribers N   memory: subscribers (default 64)
-      --memory-seconds S       memory: time bound (default 300)
+      --memory-seconds S       memory: time bound, settling included (default 300)
       --mutations N            --engine: title changes per figure (default 1000000)
       --scene NAME             --engine: only this scene (title or toolbar; default both)
       --pipeline-only          --engine: only the title changes per CPU second, no stages, no SceneEngine,

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 
-/// Publishes `count` messages on one connection with up to `window` in
-/// flight, and times each acknowledgement from the moment its message was
-/// sent. Runs on the calling thread (`run`) or its own (`start`/`join`), so
+/// Publishes `count` messages (sequence numbers from `first`, so a second
+/// burst on the same channel goes on changing the title) on one connection
+/// with up to `window` in flight, and times each acknowledgement from the
+/// moment its message was sent. Runs on the calling thread (`run`) or its own (`start`/`join`), so
 /// subscribers can be read at the same time.
 final class PipelinedWriter: @unchecked Sendable {
   // @unchecked: between `start` and `join` only the writer thread touches the
@@ -11,6 +12,7 @@ final class PipelinedWriter: @unchecked Sendable {
   let target: any PubSubTarget
   let connection: BenchConnection
   let channel: String
+  let first: Int
   let count: Int
   let window: Int
   let deadline: Deadline
@@ -20,12 +22,13 @@ final class PipelinedWriter: @unchecked Sendable {
   private let finished = DispatchSemaphore(value: 0)
 
   init(
-    target: any PubSubTarget, connection: BenchConnection, channel: String, count: Int, window: Int,
-    deadline: Deadline
+    target: any PubSubTarget, connection: BenchConnection, channel: String, first: Int = 0, count: Int,
+    window: Int, deadline: Deadline
   ) {
     self.target = target
     self.connection = connection
     self.channel = channel
+    self.first = first
     self.count = count
     self.window = max(1, window)
     self.deadline = deadline
@@ -47,7 +50,7 @@ final class PipelinedWriter: @unchecked Sendable {
     ackLatencies.reserveCapacity(min(count, 1 << 20))
     // Frames are built once and reused in turn: building each costs the client
     // more than Redis spends on it, and consecutive titles still differ.
-    let frames = (0..<min(count, 1024)).map { target.publishFrame(channel: channel, sequence: $0) }
+    let frames = (0..<min(count, 1024)).map { target.publishFrame(channel: channel, sequence: first + $0) }
     var sendTimes = [UInt64](repeating: 0, count: window)
     var sent = 0
     var batch: [UInt8] = []

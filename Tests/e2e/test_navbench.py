@@ -34,8 +34,8 @@ SERVER_KEYS = {
     "roundtrip.p50", "roundtrip.p99", "roundtrip.cpu", "pipelined.rate", "pipelined.cpu", "delivery.4.cpu",
     "delivery.1.first.p50", "delivery.1.last.p50", "delivery.4.first.p99", "delivery.4.last.p99",
     "fanout.4.rate", "fanout.4.ack.p50", "fanout.4.ack.p99",
-    "memory.published", "memory.before", "memory.tenth", "memory.peak", "memory.after", "memory.growth",
-    "memory.drift", "memory.settled", "memory.settledDrift",
+    "memory.published", "memory.before", "memory.tenthSettled", "memory.peak", "memory.afterSettled",
+    "memory.growthSettled", "memory.driftSettled",
 }  # fmt: skip
 
 
@@ -66,7 +66,7 @@ def check_server_results(results: dict[str, float], server: str) -> None:
     missing = SERVER_KEYS - results.keys()
     assert not missing, f"{server}: navbench produced no {sorted(missing)}"
     cpu = {"roundtrip.cpu", "pipelined.cpu", "delivery.4.cpu"}  # Redis may need less than /proc can show
-    for key in SERVER_KEYS - {"memory.growth", "memory.drift", "memory.settledDrift", "many.rss"} - cpu:
+    for key in SERVER_KEYS - {"memory.growthSettled", "memory.driftSettled", "many.rss"} - cpu:
         assert math.isfinite(results[key]) and results[key] > 0, f"{server}: {key} = {results[key]}"
     assert results["memory.published"] == 300, f"{server}: the memory run published {results['memory.published']}"
     assert results["delivery.4.last.p50"] >= results["delivery.4.first.p50"]
