@@ -105,6 +105,10 @@ int cnav_heap_trim(void) {
   return malloc_trim(0);
 }
 
+int cnav_heap_fix_trim_threshold(size_t bytes) {
+  return mallopt(M_TRIM_THRESHOLD, (int)bytes);
+}
+
 long long cnav_resident_bytes(void) {
   int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;

@@ -1,4 +1,5 @@
 import CNavSys
+import NavSystem
 
 /// Gives memory freed after a burst back to the kernel, on the loop's tick.
 ///
@@ -22,11 +23,12 @@ import CNavSys
 /// trimmed; steady traffic, which reuses what it frees, only by the growth rule, and
 /// traffic with pauses of a second or more at most once per pause.
 ///
-/// 256 KiB: less than that left free is under 2 % of navd's RSS with subscribers
-/// (about 12 MiB), well inside the 5 % "flat" target of the memory benchmark, and not
-/// worth a walk of every arena's free chunks plus the page faults when the memory is
-/// used again; it is also twice what glibc itself leaves free at the top of the heap
-/// before free() gives the top back (M_TRIM_THRESHOLD, 128 KiB by default).
+/// 256 KiB (`ProcessHeap.trimThreshold`, also glibc's trim threshold in navd): less
+/// than that left free is under 2 % of navd's RSS with subscribers, and not worth a
+/// walk of every arena's free chunks plus the page faults when the memory is used
+/// again. malloc_trim releases free pages inside every arena but shrinks only the
+/// main arena's top; the tops of the other threads' arenas are given back by free()
+/// itself, since navd fixes glibc's trim threshold at start-up (`ProcessHeap`).
 struct HeapTrimming {
   /// What the rules read and do: the process's heap, or a fake in tests.
   struct Heap {
@@ -57,7 +59,7 @@ struct HeapTrimming {
   private(set) var trims = 0
 
   init(
-    threshold: Int = 1 << 20, idleThreshold: Int = 256 << 10, idleDelay: Duration = .seconds(1),
+    threshold: Int = 1 << 20, idleThreshold: Int = ProcessHeap.trimThreshold, idleDelay: Duration = .seconds(1),
     heap: Heap = .process
   ) {
     self.threshold = threshold

@@ -13,6 +13,9 @@ import NavWire
 
 // Before anything starts a thread: every thread inherits the blocked signal mask.
 SignalWatcher.blockHandled()
+// Before anything allocates much: glibc gives back the free top of every arena, not
+// only the main one's (ProcessHeap says why and what it measured).
+ProcessHeap.fixTrimThreshold()
 
 func fail(_ message: String, code: Int32) -> Never {
   StandardError.write("navd: \(message)\n")

@@ -82,6 +82,10 @@ size_t cnav_heap_free_bytes(void);
 /// Gives the heap's free pages back to the kernel (malloc_trim(0)); 1 when it released any.
 int cnav_heap_trim(void);
 
+/// Fixes glibc's trim threshold (mallopt(M_TRIM_THRESHOLD)), which also stops glibc
+/// from raising it and the mmap threshold as it goes; 1 on success.
+int cnav_heap_fix_trim_threshold(size_t bytes);
+
 /// The process's resident memory in bytes (/proc/self/statm), or -1 when it cannot be read.
 long long cnav_resident_bytes(void);
 
