@@ -30,7 +30,9 @@ done
 [ "$subscribers" -le 4096 ] || { echo "send-cost.sh: at most 4096 subscribers" >&2; exit 2; }
 if ! command -v gcc >/dev/null || [ ! -e /usr/include/liburing.h ]; then
   echo "send-cost.sh: installing gcc and liburing-dev" >&2
-  apt-get install -y -qq gcc liburing-dev >/dev/null
+  # As compare.sh: the package lists of a fresh machine may be empty until an update.
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc liburing-dev >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc liburing-dev >/dev/null; }
 fi
 
 work="$(mktemp -d /tmp/navd-send-cost.XXXXXX)"

@@ -26,7 +26,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$count" in ''|*[!0-9]*|0) echo "wake-probe.sh: --count needs a positive whole number" >&2; exit 2 ;; esac
-command -v gcc >/dev/null || { echo "wake-probe.sh: installing gcc" >&2; apt-get install -y -qq gcc >/dev/null; }
+if ! command -v gcc >/dev/null; then
+  echo "wake-probe.sh: installing gcc" >&2
+  # As compare.sh: the package lists of a fresh machine may be empty until an update.
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc >/dev/null; }
+fi
 [ "$skip_build" -eq 1 ] || swift build -c release --static-swift-stdlib --product navd >&2
 
 work="$(mktemp -d /tmp/navd-wake-probe.XXXXXX)"
