@@ -9,9 +9,17 @@
 # exit. Prints one markdown table of medians with navd/Redis ratios, with the
 # machine, date and commit (ready for BENCHMARKS.md).
 #
+# Where the processes run is the scheduler's choice by default. On a VM
+# whose idle CPUs halt (no guest halt polling), that choice decides the
+# latency rows: a client and server on one CPU hand over in a context
+# switch, on two CPUs each message also pays an idle CPU's wake-up (see
+# BENCHMARKS.md). --placement pins both servers and navbench (taskset) to
+# measure each case on purpose: `apart` puts the server on CPU 0 and the
+# client on the others, `together` both on CPU 0.
+#
 # Usage: bench/compare.sh [--rounds N] [--quick] [--memory-mutations N] [--memory-rounds N]
-#                         [--state-versions N] [--out FILE] [--skip-build]
-#                         [-- NAVBENCH-OPTIONS...]
+#                         [--state-versions N] [--placement free|apart|together]
+#                         [--out FILE] [--skip-build] [-- NAVBENCH-OPTIONS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +33,8 @@ Options:
   --memory-rounds N      rounds that include the memory run (default 1)
   --state-versions N     versions stored before timing navd's start-up with state (default 1000000;
                          only when navd has --state-dir; round 1 only)
+  --placement P          free (default: the scheduler places them), apart (server on CPU 0,
+                         client on the other CPUs) or together (both on CPU 0)
   --out FILE             also write the report to FILE
   --skip-build           use the release binaries already in .build/release
   -- NAVBENCH-OPTIONS    passed to every navbench run (see navbench --help)
@@ -37,6 +47,7 @@ quick=0
 memory_mutations=1000000
 memory_rounds=1
 state_versions=1000000
+placement=free
 out=""
 skip_build=0
 extra=()
@@ -47,6 +58,7 @@ while [ $# -gt 0 ]; do
     --memory-mutations) memory_mutations="${2:?--memory-mutations needs a value}"; shift 2 ;;
     --memory-rounds) memory_rounds="${2:?--memory-rounds needs a value}"; shift 2 ;;
     --state-versions) state_versions="${2:?--state-versions needs a value}"; shift 2 ;;
+    --placement) placement="${2:?--placement needs a value}"; shift 2 ;;
     --out) out="${2:?--out needs a value}"; shift 2 ;;
     --skip-build) skip_build=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -56,6 +68,15 @@ while [ $# -gt 0 ]; do
 done
 case "$rounds" in ''|*[!0-9]*) echo "compare.sh: --rounds needs a whole number" >&2; exit 2 ;; esac
 [ "$rounds" -ge 1 ] || { echo "compare.sh: --rounds must be at least 1" >&2; exit 2; }
+# The command prefixes that place the servers and the client (nothing when free).
+case "$placement" in
+  free) on_server=(); on_client=() ;;
+  apart)
+    [ "$(nproc)" -ge 2 ] || { echo "compare.sh: --placement apart needs at least 2 CPUs" >&2; exit 2; }
+    on_server=(taskset -c 0); on_client=(taskset -c "1-$(($(nproc) - 1))") ;;
+  together) on_server=(taskset -c 0); on_client=(taskset -c 0) ;;
+  *) echo "compare.sh: --placement is free, apart or together, not $placement" >&2; exit 2 ;;
+esac
 
 say() { echo "compare.sh: $*" >&2; }
 
@@ -151,11 +172,11 @@ start_server() {  # navd|redis, round
   if [ "$1" = navd ]; then
     local args=(--socket "$work/server/navd.sock" "${navd_options[@]}")
     [ "$navd_has_state_dir" -eq 1 ] && args+=(--state-dir "$work/server/state")
-    "$navd" "${args[@]}" >"$work/server/navd.log" 2>&1 &
+    "${on_server[@]}" "$navd" "${args[@]}" >"$work/server/navd.log" 2>&1 &
     server_pid=$!
     socket="$work/server/navd.sock"
   else
-    redis-server --port 0 --unixsocket "$work/server/redis.sock" --unixsocketperm 700 \
+    "${on_server[@]}" redis-server --port 0 --unixsocket "$work/server/redis.sock" --unixsocketperm 700 \
       --save '' --appendonly no --dir "$work/server" --logfile "$work/server/redis.log" \
       --maxclients 10100 --client-output-buffer-limit 'pubsub 0 0 0' &
     server_pid=$!
@@ -176,7 +197,7 @@ bounded() {  # seconds, log, command...: runs it in the background so cleanup ca
   local seconds=$1 log=$2 status=0
   shift 2
   rm -f "$work/part.tsv"
-  timeout "$seconds" "$@" >>"$log" 2>&1 &
+  timeout "$seconds" "${on_client[@]}" "$@" >>"$log" 2>&1 &
   bench_pid=$!
   wait "$bench_pid" || status=$?
   bench_pid=""
@@ -250,6 +271,11 @@ done
   echo "$(uname -sr); load average before/after: $load_before / $load_after."
   echo "$(swift --version 2>/dev/null | head -1); $(redis-server --version | cut -d' ' -f1-3),"
   echo "\`--save '' --appendonly no\`, Unix socket."
+  case "$placement" in
+    free) echo "Placement: the scheduler's (no pinning)." ;;
+    apart) echo "Placement: apart, the server on CPU 0 and navbench on CPUs 1–$(($(nproc) - 1)) (taskset)." ;;
+    together) echo "Placement: together, the server and navbench on CPU 0 (taskset)." ;;
+  esac
   if [ "$navd_has_state_dir" -eq 1 ]; then
     echo "navd with a \`--state-dir\` (its default durability)."
   else
