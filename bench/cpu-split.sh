@@ -7,10 +7,14 @@
 # run must be long: the default 20,000 publishes give each cell ~400 ticks.
 # Subscribing is counted too (a few ms of it).
 #
-# Usage: bench/cpu-split.sh [--subscribers N] [--publishes COUNT] [--rounds R] [--skip-build]
+# Usage: bench/cpu-split.sh [--subscribers N] [--publishes COUNT] [--rounds R]
+#                           [--placement free|apart|together] [--skip-build]
 #   --subscribers N      layout subscribers / SUBSCRIBE connections (default 64)
 #   --publishes COUNT    measured publishes per run (default 20000; navbench adds 10 % warm-up)
 #   --rounds R           rounds, each running both servers (default 3)
+#   --placement P        as bench/compare.sh: free (default), apart (server on CPU 0, navbench
+#                        on the others) or together (both on CPU 0); an idle CPU's wake-ups
+#                        count as the woken thread's kernel time, so this moves the split
 #   --skip-build         use the release binaries already in .build/release
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,17 +22,27 @@ cd "$(dirname "$0")/.."
 subscribers=64
 publishes=20000
 rounds=3
+placement=free
 skip_build=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --subscribers) subscribers="${2:?--subscribers needs a value}"; shift 2 ;;
     --publishes) publishes="${2:?--publishes needs a value}"; shift 2 ;;
     --rounds) rounds="${2:?--rounds needs a value}"; shift 2 ;;
+    --placement) placement="${2:?--placement needs a value}"; shift 2 ;;
     --skip-build) skip_build=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cpu-split.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
+case "$placement" in
+  free) on_server=(); on_client=() ;;
+  apart)
+    [ "$(nproc)" -ge 2 ] || { echo "cpu-split.sh: --placement apart needs at least 2 CPUs" >&2; exit 2; }
+    on_server=(taskset -c 0); on_client=(taskset -c "1-$(($(nproc) - 1))") ;;
+  together) on_server=(taskset -c 0); on_client=(taskset -c 0) ;;
+  *) echo "cpu-split.sh: --placement is free, apart or together, not $placement" >&2; exit 2 ;;
+esac
 command -v redis-server >/dev/null \
   || { echo "cpu-split.sh: needs redis-server (bench/compare.sh installs it)" >&2; exit 1; }
 if [ "$skip_build" -eq 0 ]; then
@@ -59,17 +73,17 @@ run() {  # navd|redis, round: one run; appends "server thread user_µs system_µ
   mkdir -p "$work/server"
   local socket="$work/server/sock" resp=()
   if [ "$1" = navd ]; then
-    .build/release/navd --socket "$socket" --config "$work/navd.conf" --state-dir "$work/server/state" \
+    "${on_server[@]}" .build/release/navd --socket "$socket" --config "$work/navd.conf" --state-dir "$work/server/state" \
       >"$work/server/log" 2>&1 &
   else
-    redis-server --port 0 --unixsocket "$socket" --unixsocketperm 700 --save '' --appendonly no \
+    "${on_server[@]}" redis-server --port 0 --unixsocket "$socket" --unixsocketperm 700 --save '' --appendonly no \
       >"$work/server/log" 2>&1 &
     resp=(--resp)
   fi
   server_pid=$!
   for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
   [ -S "$socket" ] || { cat "$work/server/log" >&2; echo "cpu-split.sh: $1 did not start" >&2; exit 1; }
-  timeout 600 .build/release/navbench --socket "$socket" "${resp[@]}" --scenarios delivery \
+  timeout 600 "${on_client[@]}" .build/release/navbench --socket "$socket" "${resp[@]}" --scenarios delivery \
     --subscribers "$subscribers" --iterations "$iterations" --seconds 300 >"$work/server/bench" \
     || { cat "$work/server/bench" >&2; echo "cpu-split.sh: navbench failed against $1" >&2; exit 1; }
   # /proc/PID/task/TID/stat: the name is field 2 in parentheses; utime and stime are 14 and 15,
@@ -91,7 +105,7 @@ done
 
 echo "### CPU per publish, user space and kernel: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)"
 echo
-echo "\`bench/cpu-split.sh --subscribers $subscribers --publishes $publishes --rounds $rounds\`: closed-loop delivery to"
+echo "\`bench/cpu-split.sh --subscribers $subscribers --publishes $publishes --rounds $rounds --placement $placement\`: closed-loop delivery to"
 echo "$subscribers subscribers, $sent publishes a run, medians of $rounds runs; µs of CPU per publish from"
 echo "each thread's utime and stime (sampled at the $ticks_per_second Hz tick). $(redis-server --version | cut -d' ' -f1-3)."
 echo
