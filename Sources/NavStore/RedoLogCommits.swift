@@ -17,8 +17,16 @@ struct RedoLogLimits: Sendable {
   /// in memory and in log.
   var backlogBytes = 16 << 20
   /// How long the applier lets records gather after the first one before it writes them to
-  /// the database in one transaction.
+  /// the database.
   var batchNanoseconds = 5_000_000
+  /// The most record bytes the applier writes in one transaction: what it holds decoded at a
+  /// time while it catches up on a backlog.
+  var transactionBytes = 256 << 10
+  /// Pending records are kept in chunks of at most this many bytes (or one record, if larger):
+  /// growing one array to `backlogBytes` would copy it at each doubling on the event loop, and
+  /// the applier frees each chunk once it has decoded it, so a backlog being applied and the
+  /// records written meanwhile never hold much more than `backlogBytes` together.
+  var chunkBytes = 256 << 10
 }
 
 /// `--durability normal`: each group is one record appended to navd's redo log with one
@@ -31,12 +39,13 @@ struct RedoLogLimits: Sendable {
 /// on the WAL index, ~3.6 `pwrite` of 4 KiB WAL frames) and ~25,000 instructions: on this
 /// project's VMs, ~50 µs of a ~100 µs round trip (BENCHMARKS.md). The applier, `navd-redo`,
 /// wakes at the first record after a rest, lets records gather for `batchNanoseconds`, and
-/// writes all of them in one transaction that also records how far the log is applied
-/// (`redo_applied`); a start replays the records after that (`RedoReplay`). It retries a
-/// failed transaction (a full disk) until it succeeds, with the records still in the log and
-/// in memory; a commit waits while more than `backlogBytes` are unapplied. A file of the log
-/// past `fileBytes` is retired for a new one and removed once the database holds all of it
-/// durably (the database's files are fsynced first). While the database refuses records for
+/// writes all of them, in transactions of at most `transactionBytes` of records, each of
+/// which also records how far the log is applied (`redo_applied`); a start replays the
+/// records after that (`RedoReplay`). It retries a failed transaction (a full disk) until it
+/// succeeds, with the records still in the log and in memory; a commit waits while more
+/// than `backlogBytes` are unapplied. A file of the log past `fileBytes` is retired for a new
+/// one and removed once the database holds all of it durably (the database's files are
+/// fsynced first). While the database refuses records for
 /// any reason but a full disk (which heals by itself), commits fail with its error: the
 /// records already in the log are kept and retried, and a start replays them.
 final class RedoLogCommits: Sendable {
@@ -47,16 +56,21 @@ final class RedoLogCommits: Sendable {
     var fileBytes = 0
     /// The sequence the next record gets.
     var nextSequence: UInt64
-    /// The rows of the records written and not yet taken by the applier, a group's array
-    /// each: the applier writes these, not the log's bytes, which a start reads only after a
-    /// crash. Kept per group so that a commit on the event loop adds one array, not a copy
-    /// of each row (a round trip's loop went from 55,235 to 54,725 instructions,
-    /// `bench/profile.sh`); the applier joins them.
-    var pending: [[StoreRow]] = []
-    /// The encoded size of the records in `pending`.
-    var pendingBytes = 0
-    /// The sequence of the last record in `pending`.
-    var pendingThrough: UInt64 = 0
+    /// The records written and not yet taken by the applier, as the bytes written to the log,
+    /// back to back in chunks of at most `chunkBytes`; the applier decodes them.
+    ///
+    /// Bytes, not the groups' rows: the rows' strings and arrays took ~1.7 times the bytes
+    /// `backlogBytes` counted, each an allocation of its own from the event loop's malloc
+    /// arena, freed later by the applier. When the applier lagged (navd on one CPU with its
+    /// clients: `bench/compare.sh --placement together`), a backlog of rows took RSS to a
+    /// 42 MiB peak, and the loop's longer-lived allocations made between them pinned ~6 MiB
+    /// of that arena after it drained (settled RSS +10 … +13 % after 1,000,000 mutations
+    /// against the first tenth, malloc_info: 26 MiB free in 3,239 chunks). As bytes, a
+    /// backlog takes the memory it counts, in a few large blocks that free whole. The cost
+    /// (`bench/profile.sh`, per round trip): ~600 instructions on the event loop, which now
+    /// frees the rows it encoded (49,581 → 50,187), and ~3,000 on the applier, which decodes
+    /// them (18,061 → 21,103).
+    var pending: [[UInt8]] = []
     /// Bytes written and not yet in the database (pending or being applied).
     var backlog = 0
     /// The sequence the database holds the log through.
@@ -172,9 +186,11 @@ final class RedoLogCommits: Sendable {
     }
     state.fileBytes += length
     state.backlog += length
-    state.pending.append(rows)
-    state.pendingBytes += length
-    state.pendingThrough = state.nextSequence
+    if let last = state.pending.indices.last, state.pending[last].count + length <= limits.chunkBytes {
+      state.pending[last].append(contentsOf: record)
+    } else {
+      state.pending.append(record)
+    }
     state.nextSequence += 1
     defer { state.applierIdle = false }
     return .written(wakeApplier: state.applierIdle)
@@ -200,8 +216,9 @@ final class RedoLogCommits: Sendable {
 
   // MARK: - The applier
 
-  /// The applier thread: takes what was written, writes it to the database, retires files;
-  /// after `close`, applies what is left, removes the log and returns.
+  /// The applier thread: takes what was written, writes it to the database in transactions
+  /// of at most `transactionBytes` of records, retires files; after `close`, applies what is
+  /// left, removes the log and returns.
   private func applyUntilClosed(_ writer: StoreWriter) {
     var failures = 0
     while true {
@@ -214,56 +231,101 @@ final class RedoLogCommits: Sendable {
         // Let a burst's records gather into one transaction (not when closing: finish now).
         if !state.withLock({ $0.closed }) { Self.nap(nanoseconds: limits.batchNanoseconds) }
       }
-      let (groups, batchBytes, through, closed) = state.withLock { state in
-        var groups: [[StoreRow]] = []
-        swap(&groups, &state.pending)
-        defer { state.pendingBytes = 0 }
-        return (groups, state.pendingBytes, state.pendingThrough, state.closed)
+      var (chunks, closed) = state.withLock { state in
+        var chunks: [[UInt8]] = []
+        swap(&chunks, &state.pending)
+        return (chunks, state.closed)
       }
-      let batch = groups.count == 1 ? groups[0] : Array(groups.joined())
-      if batch.isEmpty {
+      if chunks.isEmpty {
         if closed { break }
         continue
       }
-      while true {
-        do throws(StoreError) {
-          try writer.commit(batch, redoSequence: through)
-          failures = 0
-          break
-        } catch {
-          failures += 1
-          // Read afresh: `close` may come while this batch is retried.
-          let (closing, waiters) = state.withLock { state in
-            state.applyFailure = error
-            // Commits waiting for the backlog fail now, as new ones do (`append`), rather than
-            // wait for a database that refuses their predecessors.
-            var waiters: [CheckedContinuation<Void, Never>] = []
-            if error.kind != .full { swap(&waiters, &state.waiters) }
-            return (state.closed, waiters)
+      // Each chunk is freed as soon as it is decoded (the list is consumed from its end, so
+      // reversed first): the backlog shrinks with each transaction, and commits refill it.
+      chunks.reverse()
+      var transaction = PendingTransaction()
+      while let chunk = chunks.popLast() {
+        var offset = 0
+        while offset < chunk.count {
+          let record = chunk.withUnsafeBytes { RedoRecord.decode(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+          guard case .record(let sequence, let rows, let length) = record else {
+            // The bytes are those `append` encoded and wrote: only a bug in navd gets here.
+            preconditionFailure("redo log: a pending record does not decode: \(record)")
           }
-          for waiter in waiters { waiter.resume() }
-          // A full disk heals once space returns; at close, the records stay in the log for the next start.
-          if closing && failures >= 3 {
-            finish(applied: false)
-            return
+          transaction.add(rows, sequence: sequence, bytes: length)
+          offset += length
+          if transaction.bytes >= limits.transactionBytes {
+            guard apply(&transaction, writer, failures: &failures) else { return }
           }
-          Self.nap(nanoseconds: min(1_000_000_000, 10_000_000 << min(failures, 7)))
         }
       }
-      let (waiters, retire) = state.withLock { state in
-        state.applied = through
-        state.backlog -= batchBytes
-        state.applyFailure = nil
-        state.transactions += 1
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        if state.backlog < limits.backlogBytes { swap(&waiters, &state.waiters) }
-        return (waiters, state.retired.filter { $0.last <= through }.map(\.path))
+      if !transaction.rows.isEmpty {
+        guard apply(&transaction, writer, failures: &failures) else { return }
       }
-      for waiter in waiters { waiter.resume() }
+      let retire = state.withLock { state in state.retired.filter { $0.last <= state.applied }.map(\.path) }
       retireApplied(retire)
       rotateIfLong()
     }
     finish(applied: true)
+  }
+
+  /// Decoded records the applier writes in one transaction.
+  private struct PendingTransaction {
+    var rows: [StoreRow] = []
+    /// Their records' bytes in the log.
+    var bytes = 0
+    /// The sequence of the last record.
+    var through: UInt64 = 0
+
+    mutating func add(_ rows: [StoreRow], sequence: UInt64, bytes: Int) {
+      self.rows.append(contentsOf: rows)
+      self.bytes += bytes
+      through = sequence
+    }
+  }
+
+  /// Writes `transaction` to the database, retrying a failure until it succeeds, and empties
+  /// it. False when the store closed while the database kept refusing it: the applier has
+  /// finished (the records stay in the log for the next start) and must return.
+  private func apply(_ transaction: inout PendingTransaction, _ writer: StoreWriter, failures: inout Int) -> Bool {
+    while true {
+      do throws(StoreError) {
+        try writer.commit(transaction.rows, redoSequence: transaction.through)
+        failures = 0
+        break
+      } catch {
+        failures += 1
+        // Read afresh: `close` may come while this transaction is retried.
+        let (closing, waiters) = state.withLock { state in
+          state.applyFailure = error
+          // Commits waiting for the backlog fail now, as new ones do (`append`), rather than
+          // wait for a database that refuses their predecessors.
+          var waiters: [CheckedContinuation<Void, Never>] = []
+          if error.kind != .full { swap(&waiters, &state.waiters) }
+          return (state.closed, waiters)
+        }
+        for waiter in waiters { waiter.resume() }
+        // A full disk heals once space returns; at close, the records stay in the log for the next start.
+        if closing && failures >= 3 {
+          finish(applied: false)
+          return false
+        }
+        Self.nap(nanoseconds: min(1_000_000_000, 10_000_000 << min(failures, 7)))
+      }
+    }
+    let (through, bytes) = (transaction.through, transaction.bytes)
+    transaction = PendingTransaction()
+    let waiters = state.withLock { state in
+      state.applied = through
+      state.backlog -= bytes
+      state.applyFailure = nil
+      state.transactions += 1
+      var waiters: [CheckedContinuation<Void, Never>] = []
+      if state.backlog < limits.backlogBytes { swap(&waiters, &state.waiters) }
+      return waiters
+    }
+    for waiter in waiters { waiter.resume() }
+    return true
   }
 
   /// Removes retired files the database now holds all of, once the database's files are durable.
@@ -313,6 +375,9 @@ final class RedoLogCommits: Sendable {
 
   /// Transactions the applier committed so far.
   var transactions: Int { state.withLock { $0.transactions } }
+
+  /// The sizes of the chunks holding the records not yet taken by the applier.
+  var pendingChunkSizes: [Int] { state.withLock { $0.pending.map(\.count) } }
 
   /// Waits (blocking, for at most `seconds`) until the database holds every record written;
   /// throws the applier's failure if it does not by then.

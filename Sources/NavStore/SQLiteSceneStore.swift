@@ -93,12 +93,19 @@ public final class SQLiteSceneStore: SceneStore {
   }
 
   /// Database transactions committed since the store opened (each holds every group queued
-  /// when it began).
+  /// when it began; with the redo log, up to `RedoLogLimits.transactionBytes` of them).
   public var transactions: Int {
     switch commits {
     case .redoLog(let commits): commits.transactions
     case .storeThread(let commits): commits.transactions
     }
+  }
+
+  /// How the redo log holds the records its applier has not taken: the size of each chunk
+  /// (none without the redo log).
+  var redoPendingChunkSizes: [Int] {
+    guard case .redoLog(let commits) = commits else { return [] }
+    return commits.pendingChunkSizes
   }
 
   /// Groups waiting for the store thread, and groups it has taken (always none with the redo log).

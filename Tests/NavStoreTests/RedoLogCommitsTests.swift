@@ -211,6 +211,56 @@ struct RedoLogCommitsTests {
     #expect(try store.load().map(\.version) == Array(repeating: 1, count: 12))
   }
 
+  @Test(
+    "a backlog is held as the bytes of its records, back to back in chunks of at most chunkBytes (STORAGE.md §2)",
+    arguments: [1, 1 << 20])
+  func backlogIsItsBytes(chunkBytes: Int) async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(batchNanoseconds: 300_000_000, chunkBytes: chunkBytes))
+    try await waitForApplierRest()
+    var state = SceneState.empty
+    for version in 1...4 {
+      try await store.commit([try record(version: UInt64(version), ops: pushOps("i\(version)"), state: &state)])
+    }
+    // The first record woke the applier, which naps 300 ms before it takes what is pending.
+    let lengths = try redoRecords(in: directory.path).map(\.length)
+    let chunks = store.redoPendingChunkSizes
+    #expect(lengths.count == 4)
+    if chunkBytes == 1 {
+      #expect(chunks == lengths, "a record larger than a chunk is a chunk of its own")
+    } else {
+      #expect(chunks == [lengths.reduce(0, +)], "records share a chunk up to chunkBytes")
+    }
+    await closeOffPool(store)
+    #expect(try SQLiteSceneStore(path: directory.database, durability: .normal).load().first?.version == 4)
+  }
+
+  @Test("a backlog past transactionBytes is written in several transactions, each moving redo_applied on")
+  func backlogInSeveralTransactions() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(batchNanoseconds: 300_000_000, transactionBytes: 1))
+    defer { store.close() }
+    try await waitForApplierRest()
+    var state = SceneState.empty
+    for version in 1...5 {
+      try await store.commit([try record(version: UInt64(version), ops: pushOps("i\(version)"), state: &state)])
+    }
+    let last = try #require(try redoRecords(in: directory.path).map(\.sequence).max())
+    var applied: [UInt64] = []
+    for _ in 0..<500 where applied.last != last {
+      let now = try redoApplied(directory.database)
+      if now != applied.last { applied.append(now) }
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    #expect(applied.last == last, "the applier did not catch up within a second")
+    #expect(store.transactions == 5, "one transaction per record: each is past transactionBytes")
+    #expect(try store.load().first?.log.map(\.version) == [1, 2, 3, 4, 5])
+  }
+
   @Test("rotation: files past fileBytes are retired and removed once applied; close leaves no log")
   func rotation() async throws {
     let directory = TemporaryDirectory()
