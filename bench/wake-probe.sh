@@ -6,9 +6,10 @@
 #   ack:    block in read() on the writer's socket for the reply, then read the update;
 #   update: block in read() on the subscriber's socket for the update, then read the reply.
 # Both orders are timed from the send (p50 of COUNT rounds after 300 warm-up
-# rounds), alternating 3 times. Both servers send the reply and then the update
-# within ~1 µs (strace), so "ack" shows when the update was there; "update" shows
-# when a reader waiting for it wakes. navbench's delivery rows wait the second way.
+# rounds), alternating 3 times. Both servers send the reply first and the update
+# right after it (navd within ~1 µs, strace), so "ack" shows when the update was
+# there; "update" shows when a reader waiting for it wakes. navbench's delivery
+# rows wait the second way.
 #
 # Where the client and the server run decides what is measured (BENCHMARKS.md):
 # --placement pins them as bench/compare.sh does (free, apart or together).
