@@ -68,15 +68,8 @@ while [ $# -gt 0 ]; do
 done
 case "$rounds" in ''|*[!0-9]*) echo "compare.sh: --rounds needs a whole number" >&2; exit 2 ;; esac
 [ "$rounds" -ge 1 ] || { echo "compare.sh: --rounds must be at least 1" >&2; exit 2; }
-# The command prefixes that place the servers and the client (nothing when free).
-case "$placement" in
-  free) on_server=(); on_client=() ;;
-  apart)
-    [ "$(nproc)" -ge 2 ] || { echo "compare.sh: --placement apart needs at least 2 CPUs" >&2; exit 2; }
-    on_server=(taskset -c 0); on_client=(taskset -c "1-$(($(nproc) - 1))") ;;
-  together) on_server=(taskset -c 0); on_client=(taskset -c 0) ;;
-  *) echo "compare.sh: --placement is free, apart or together, not $placement" >&2; exit 2 ;;
-esac
+. bench/placement.sh
+place compare.sh "$placement"
 
 say() { echo "compare.sh: $*" >&2; }
 

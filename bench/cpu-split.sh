@@ -35,14 +35,8 @@ while [ $# -gt 0 ]; do
     *) echo "cpu-split.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
-case "$placement" in
-  free) on_server=(); on_client=() ;;
-  apart)
-    [ "$(nproc)" -ge 2 ] || { echo "cpu-split.sh: --placement apart needs at least 2 CPUs" >&2; exit 2; }
-    on_server=(taskset -c 0); on_client=(taskset -c "1-$(($(nproc) - 1))") ;;
-  together) on_server=(taskset -c 0); on_client=(taskset -c 0) ;;
-  *) echo "cpu-split.sh: --placement is free, apart or together, not $placement" >&2; exit 2 ;;
-esac
+. bench/placement.sh
+place cpu-split.sh "$placement"
 command -v redis-server >/dev/null \
   || { echo "cpu-split.sh: needs redis-server (bench/compare.sh installs it)" >&2; exit 1; }
 if [ "$skip_build" -eq 0 ]; then

@@ -32,14 +32,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$count" in ''|*[!0-9]*|0) echo "wake-probe.sh: --count needs a positive whole number" >&2; exit 2 ;; esac
-case "$placement" in
-  free) on_server=(); on_client=() ;;
-  apart)
-    [ "$(nproc)" -ge 2 ] || { echo "wake-probe.sh: --placement apart needs at least 2 CPUs" >&2; exit 2; }
-    on_server=(taskset -c 0); on_client=(taskset -c "1-$(($(nproc) - 1))") ;;
-  together) on_server=(taskset -c 0); on_client=(taskset -c 0) ;;
-  *) echo "wake-probe.sh: --placement is free, apart or together, not $placement" >&2; exit 2 ;;
-esac
+. bench/placement.sh
+place wake-probe.sh "$placement"
 install() {  # package
   echo "wake-probe.sh: installing $1" >&2
   # As compare.sh: the package lists of a fresh machine may be empty until an update.
