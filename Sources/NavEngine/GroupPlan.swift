@@ -29,7 +29,8 @@ struct GroupPlan: Sendable {
 
   /// The installed version the plan starts from.
   let baseVersion: UInt64
-  /// The state and version after every planned version.
+  /// The state and version after every planned version (once installed, `state` is the
+  /// scene's state before the group: `SceneEngine.install` swaps the two).
   var state: SceneState
   var version: UInt64
   var versions: [Version] = []

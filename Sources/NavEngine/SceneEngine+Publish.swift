@@ -6,9 +6,10 @@ import NavModel
 /// view. No subscriber costs a diff here: one that is behind coalesces when
 /// it next pulls (`SubscriberQueue`).
 extension SceneEngine {
-  /// Publishes an installed group, whose first version follows `before`.
+  /// Publishes a group `install` just made the scene's state: `state` is the state after
+  /// its last version and `installed.state` the one before its first.
   ///
-  /// The plan holds only its last state, so the state at the end of a span
+  /// A plan holds no state per version, so the state at the end of a span
   /// that is not the last is rebuilt by replaying the entries' ops (none when
   /// the group is one span). Each view's updates for the whole group are
   /// framed into one chunk, queued to each of its subscribers at once: one
@@ -23,26 +24,26 @@ extension SceneEngine {
   /// copies the others. What the publish keeps per view is one array of
   /// `ViewPublish`, not an array per field: two allocations fewer per publish
   /// (callgrind, 64 subscribers: ~1,300 instructions per publish).
-  func publish(_ plan: GroupPlan, after before: SceneState) {
+  func publish(installed plan: GroupPlan) {
     guard !groups.isEmpty else { return }
     var views = groups.values.indices.map { ViewPublish(position: $0, start: groups.values[$0].current) }
     // A group of one version is one span (the usual case), published without an array
     // of spans that says so (callgrind, 64 subscribers: ~460 instructions per publish).
     if plan.versions.count == 1 {
-      advance(&views, to: plan.state, at: plan.versions[0].entry)
+      advance(&views, to: state, at: plan.versions[0].entry)
     } else {
       var replayed: (state: SceneState, through: Int)?
       for span in UpdateSpans.of(plan.versions) {
         let last = plan.versions[span.upperBound - 1].entry
         if span.upperBound == plan.versions.count {
-          advance(&views, to: plan.state, at: last)
-        } else {
-          var state = replayed?.state ?? before
-          for planned in plan.versions[(replayed?.through ?? 0)..<span.upperBound] {
-            state = log.replay(planned.entry, on: state)
-          }
           advance(&views, to: state, at: last)
-          replayed = (state, span.upperBound)
+        } else {
+          var spanState = replayed?.state ?? plan.state
+          for planned in plan.versions[(replayed?.through ?? 0)..<span.upperBound] {
+            spanState = log.replay(planned.entry, on: spanState)
+          }
+          advance(&views, to: spanState, at: last)
+          replayed = (spanState, span.upperBound)
         }
       }
     }

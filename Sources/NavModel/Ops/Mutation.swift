@@ -44,9 +44,13 @@ extension SceneState {
   /// the ones the ops change are edited, not copied. Applying ops is pure, so replaying
   /// them cannot fail; if it does, `self` may hold some of them (callers treat that as a bug).
   public mutating func replay(_ ops: [Op], limits: ModelLimits = .default) throws(NavError) {
-    // Moved, not copied: the applier's state holds this state's storage alone.
-    var applier = OpApplier(state: consume self, validation: Validation(limits: limits))
-    defer { self = applier.state }
+    // Swapped in and out, never copied: the applier's state holds this state's storage alone,
+    // and gives it back without a retain of each of its arrays (assigning `applier.state`
+    // back copied it, and the applier's end released the copy again: once per Mutate when
+    // the op log is full).
+    var applier = OpApplier(state: SceneState(), validation: Validation(limits: limits))
+    swap(&applier.state, &self)
+    defer { swap(&self, &applier.state) }
     for (index, op) in ops.enumerated() {
       applier.opIndex = index
       try applier.apply(op)
