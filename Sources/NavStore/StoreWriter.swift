@@ -23,6 +23,7 @@ final class StoreWriter: @unchecked Sendable {
   private let trimLog: SQLiteStatement
   private let forgetIds: SQLiteStatement
   private let recordRedoSequence: SQLiteStatement
+  private let selectLogFrom: SQLiteStatement
   private var commitsSinceVacuum = 0
   /// The epoch stored for each scene as of the last successful commit, so a group of a scene
   /// already seen needs no SELECT. Only this writer changes `scenes` while navd runs.
@@ -52,6 +53,7 @@ final class StoreWriter: @unchecked Sendable {
     trimLog = try database.prepare("DELETE FROM log WHERE scene = ?1 AND version <= ?2")
     forgetIds = try database.prepare("DELETE FROM mutation_ids WHERE scene = ?1 AND version <= ?2")
     recordRedoSequence = try database.prepare("UPDATE redo_applied SET sequence = ?1")
+    selectLogFrom = try database.prepare("SELECT 1 FROM log WHERE scene = ?1 AND version >= ?2 LIMIT 1")
   }
 
   /// Writes every row in one transaction (group commit); with `redoSequence`, records in the
@@ -66,10 +68,14 @@ final class StoreWriter: @unchecked Sendable {
         try insertRow(record)
       } else {
         try begin.run()
+        let superseded = try Self.supersededRows(records) { scene, version throws(StoreError) in
+          try hasLog(scene: scene, from: version)
+        }
         // A group is one scene's: once a record's scene and epoch are known stored, the next
         // record with the same ones needs no dictionary lookup (hashing the name per row).
         var checked: (scene: String, epoch: String)?
-        for record in records {
+        for index in records.indices {
+          let record = records[index]
           if checked?.scene != record.scene || checked?.epoch != record.epoch {
             if epochs[record.scene] != record.epoch {
               try adopt(scene: record.scene, epoch: record.epoch)
@@ -77,7 +83,7 @@ final class StoreWriter: @unchecked Sendable {
             }
             checked = (record.scene, record.epoch)
           }
-          try write(record)
+          try write(record, superseded: superseded?[index] ?? [])
         }
         if let redoSequence { try recordRedoSequence.run(.integer(Int64(bitPattern: redoSequence))) }
         try end.run()
@@ -127,20 +133,27 @@ final class StoreWriter: @unchecked Sendable {
       .integer(Int64(bitPattern: record.opsDigest)), .utf8(record.encodedOps))
   }
 
-  private func write(_ record: StoreRow) throws(StoreError) {
+  private func write(_ record: StoreRow, superseded: Superseded) throws(StoreError) {
     let scene = SQLiteValue.text(record.scene)
     let version = SQLiteValue.integer(Int64(record.version))
     let digest = SQLiteValue.integer(Int64(bitPattern: record.opsDigest))
-    try insertRow(record)
+    if !superseded.contains(.logRow) { try insertRow(record) }
     if let mutationId = record.mutationId {
       try rememberId.run(scene, .text(record.client), .text(mutationId), digest, .utf8(record.outcome ?? []), version)
     }
-    if let snapshot = record.snapshot {
+    if let snapshot = record.snapshot, !superseded.contains(.snapshot) {
       try writeSnapshot.run(scene, version, .utf8(snapshot))
       try trimLog.run(scene, version)
     }
     if record.forgetMutationIdsThrough > 0 {
       try forgetIds.run(scene, .integer(Int64(record.forgetMutationIdsThrough)))
     }
+  }
+
+  /// Whether the scene has a stored log row at `version` or above.
+  private func hasLog(scene: String, from version: UInt64) throws(StoreError) -> Bool {
+    try selectLogFrom.bind(.text(scene), .integer(Int64(version)))
+    defer { selectLogFrom.reset() }
+    return try selectLogFrom.step()
   }
 }
