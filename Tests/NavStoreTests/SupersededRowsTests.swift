@@ -14,7 +14,7 @@ private func row(_ scene: String, _ version: UInt64, snapshot: Bool = false, epo
     forgetMutationIdsThrough: 0)
 }
 
-@Suite("A transaction leaves out the rows its own snapshot trims (STORAGE.md §2)")
+@Suite("A transaction leaves out the rows its own snapshot trims (STORAGE.md §3)")
 struct SupersededRowsTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String
