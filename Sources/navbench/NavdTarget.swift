@@ -48,7 +48,7 @@ struct NavdTarget: PubSubTarget {
   }
 
   func position(after message: UnsafeRawBufferPointer, previous: UInt64) -> UInt64 {
-    guard var i = find(message, #""toVersion":"#) else { return previous }
+    guard var i = findLast(message, #""toVersion":"#) else { return previous }
     var version: UInt64 = 0
     while i < message.count, message[i] >= UInt8(ascii: "0"), message[i] <= UInt8(ascii: "9") {
       version = version * 10 + UInt64(message[i] - UInt8(ascii: "0"))
