@@ -83,6 +83,11 @@ extension NavdSettings {
     integer(
       "Store", "SnapshotInterval", "--snapshot-interval", default: 256, minimum: 1, \.snapshotInterval,
       "Store a snapshot of a scene every N versions: start-up replays at most N versions per scene."),
+    integer(
+      "Store", "SyncInterval", "--sync-interval", valueName: "MS", default: 1000, minimum: 1,
+      \.syncIntervalMilliseconds,
+      "With durability normal, fsync the redo log every MS milliseconds: a crash of the machine takes at most "
+        + "about that much of the acknowledged commits, and the next start gives every scene a new epoch."),
     choice(
       "Log", "Level", "--log-level", default: "info", ["debug", "info", "notice", "warning", "error"], \.logLevel,
       "Least important messages logged (NAVD_DEBUG=1 in the environment means debug).", reloadable: true),

@@ -38,6 +38,8 @@ public struct NavdSettings: Sendable, Equatable {
   public var durability = "normal"
   /// `[Store] SnapshotInterval=`.
   public var snapshotInterval = 256
+  /// `[Store] SyncInterval=`: milliseconds between fsyncs of the redo log (durability normal).
+  public var syncIntervalMilliseconds = 1000
   /// `[Engine] MaxScenes=`.
   public var maxScenes = 1024
   /// `[Engine] MaxSubscribersPerScene=`.

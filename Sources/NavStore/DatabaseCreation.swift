@@ -15,10 +15,11 @@ import NavEngine
 enum DatabaseCreation {
   /// Makes `path` a complete, empty database at the current schema unless it holds one
   /// already (a missing or empty file counts as none; SQLite sees an empty file as an
-  /// empty database).
-  static func createIfMissing(at path: String) throws(StoreError) {
+  /// empty database). Returns whether it made one.
+  @discardableResult
+  static func createIfMissing(at path: String) throws(StoreError) -> Bool {
     var status = stat()
-    if lstat(path, &status) == 0, status.st_size > 0 { return }
+    if lstat(path, &status) == 0, status.st_size > 0 { return false }
     let staging = path + ".new"
     for leftover in [staging, staging + "-wal", staging + "-shm", staging + "-journal"] { unlink(leftover) }
     // Created private (0600; SQLite gives its -wal and -shm files the same mode), whatever the umask.
@@ -46,6 +47,7 @@ enum DatabaseCreation {
     unlink(staging + "-shm")
     // The directory's entry is what the rename changed.
     try sync(StateDirectory.containing(path), flags: O_RDONLY | O_DIRECTORY)
+    return true
   }
 
   private static func sync(_ path: String, flags: Int32) throws(StoreError) {

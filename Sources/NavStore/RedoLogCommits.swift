@@ -33,6 +33,11 @@ struct RedoLogLimits: Sendable {
   /// but the pinned memory run's peak rose from 30 to 34–41 MiB (heap slack), for a latency
   /// change within noise.
   var chunkBytes = 256 << 10
+  /// How often what was written to the log is fsynced (`--sync-interval`): a crash of the
+  /// machine takes at most about this much of the acknowledged commits (STORAGE.md §2).
+  var syncNanoseconds = 1_000_000_000
+  /// Told the file and its size after each fsync of the log (tests simulate a power loss with it).
+  var onSync: (@Sendable (_ path: String, _ bytes: Int) -> Void)?
 }
 
 /// `--durability normal`: each group is one record appended to navd's redo log with one
@@ -93,6 +98,10 @@ final class RedoLogCommits: Sendable {
     /// The applier's last failure while it retries; nil once a transaction succeeds.
     var applyFailure: StoreError?
     var transactions = 0
+    /// The sequence the log is fsynced through.
+    var synced: UInt64
+    /// Whether `close` left every record in a database made durable, and no log behind.
+    var finishedDurably = false
   }
 
   private let state: Mutex<State>
@@ -101,6 +110,9 @@ final class RedoLogCommits: Sendable {
   private let limits: RedoLogLimits
   private let wake = DispatchSemaphore(value: 0)
   private let thread: Mutex<OwnThread?> = Mutex(nil)
+  /// Signalled by `close`, so the syncing thread stops at once.
+  private let stopSyncing = DispatchSemaphore(value: 0)
+  private let syncThread: Mutex<OwnThread?> = Mutex(nil)
 
   /// Starts a new file of the log at `nextSequence` (the log's earlier files are gone: the
   /// start's replay applied and removed them) and hands `writer` to the applier thread.
@@ -112,7 +124,8 @@ final class RedoLogCommits: Sendable {
     self.limits = limits
     let path = files.path(startingAt: nextSequence)
     let fd = try Self.create(path)
-    state = Mutex(State(fd: fd, path: path, nextSequence: nextSequence, applied: nextSequence - 1))
+    state = Mutex(
+      State(fd: fd, path: path, nextSequence: nextSequence, applied: nextSequence - 1, synced: nextSequence - 1))
     thread.withLock { [self] thread in
       thread = OwnThread(name: "navd-redo") { [self] in
         // Its work can wait and the event loop's cannot: on a busy machine the loop (and the
@@ -121,6 +134,32 @@ final class RedoLogCommits: Sendable {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         applyUntilClosed(writer)
       }
+    }
+    syncThread.withLock { [self] thread in
+      thread = OwnThread(name: "navd-sync") { [self] in syncUntilClosed() }
+    }
+  }
+
+  // MARK: - The syncing thread
+
+  /// Every `syncNanoseconds`, fsyncs what was written to the current file since the last
+  /// time (a file retired meanwhile was fsynced when it was: `rotateIfLong`). Its own thread,
+  /// at the loop's priority: the applier's nice 10 may starve on a busy machine, and the bound
+  /// is the point. The event loop never waits for it: it writes through its own descriptor.
+  private func syncUntilClosed() {
+    while stopSyncing.wait(timeout: .now() + .nanoseconds(limits.syncNanoseconds)) == .timedOut {
+      let due = state.withLock { state -> (fd: Int32, path: String, bytes: Int, through: UInt64)? in
+        guard !state.closed, state.fd >= 0, state.synced + 1 < state.nextSequence else { return nil }
+        let copy = dup(state.fd)
+        guard copy >= 0 else { return nil }
+        return (copy, state.path, state.fileBytes, state.nextSequence - 1)
+      }
+      guard let due else { continue }
+      let synced = fdatasync(due.fd) == 0
+      Glibc.close(due.fd)
+      guard synced else { continue }  // tried again at the next tick
+      state.withLock { $0.synced = max($0.synced, due.through) }
+      limits.onSync?(due.path, due.bytes)
     }
   }
 
@@ -269,7 +308,7 @@ final class RedoLogCommits: Sendable {
         guard apply(&transaction, writer, failures: &failures) else { return }
       }
       let retire = state.withLock { state in state.retired.filter { $0.last <= state.applied }.map(\.path) }
-      retireApplied(retire)
+      _ = retireApplied(retire)
       rotateIfLong()
     }
     finish(applied: true)
@@ -334,30 +373,42 @@ final class RedoLogCommits: Sendable {
     return true
   }
 
-  /// Removes retired files the database now holds all of, once the database's files are durable.
-  private func retireApplied(_ paths: [String]) {
-    guard !paths.isEmpty else { return }
+  /// Removes retired files the database now holds all of, once the database's files are
+  /// durable; false when that failed (the files stay).
+  private func retireApplied(_ paths: [String]) -> Bool {
+    guard !paths.isEmpty else { return true }
     do throws(StoreError) {
       try RedoLogFiles.sync(databasePath + "-wal")
       try RedoLogFiles.sync(databasePath)
       for path in paths { try RedoLogFiles.remove(path) }
       state.withLock { state in state.retired.removeAll { paths.contains($0.path) } }
+      return true
     } catch {
       // Kept for the next try (the next batch): an extra file costs only disk. Not an
       // `applyFailure`: that would refuse every commit, and with no new batch nothing would clear it.
+      return false
     }
   }
 
-  /// Begins a new file when the current one is past `fileBytes`.
+  /// Begins a new file when the current one is past `fileBytes`; the old one is fsynced (the
+  /// syncing thread covers only the current file) and closed.
   private func rotateIfLong() {
-    state.withLock { state in
-      guard state.fileBytes >= limits.fileBytes, state.broken == nil, !state.closed else { return }
+    let old = state.withLock { state -> (fd: Int32, path: String, bytes: Int, through: UInt64)? in
+      guard state.fileBytes >= limits.fileBytes, state.broken == nil, !state.closed else { return nil }
       let path = files.path(startingAt: state.nextSequence)
-      guard let fd = try? Self.create(path) else { return }  // the current file goes on; the next batch tries again
-      Glibc.close(state.fd)
+      guard let fd = try? Self.create(path) else { return nil }  // the current file goes on; the next batch tries again
+      let old = (state.fd, state.path, state.fileBytes, state.nextSequence - 1)
       state.retired.append((state.path, state.nextSequence - 1))
       (state.fd, state.path, state.fileBytes) = (fd, path, 0)
+      return old
     }
+    guard let old else { return }
+    // Outside the lock: the event loop appends to the new file meanwhile.
+    let synced = fdatasync(old.fd) == 0
+    Glibc.close(old.fd)
+    guard synced else { return }
+    state.withLock { $0.synced = max($0.synced, old.through) }
+    limits.onSync?(old.path, old.bytes)
   }
 
   /// After `close`: with everything applied, makes the database durable and removes the log.
@@ -368,7 +419,8 @@ final class RedoLogCommits: Sendable {
       return state.retired.map(\.path) + [state.path]
     }
     guard applied else { return }
-    retireApplied(paths)
+    let removed = retireApplied(paths)
+    state.withLock { $0.finishedDurably = removed }
   }
 
   private static func nap(nanoseconds: Int) {
@@ -396,8 +448,10 @@ final class RedoLogCommits: Sendable {
     throw failure ?? StoreError(.io, "the redo log's applier did not catch up within \(seconds) s")
   }
 
-  /// Refuses further commits, applies what the log holds, removes it and stops the applier.
-  func close() {
+  /// Refuses further commits, applies what the log holds, removes it and stops the applier and
+  /// the syncing thread. Returns whether everything acknowledged is now durable in the database.
+  @discardableResult
+  func close() -> Bool {
     let waiters = state.withLock { state in
       state.closed = true
       var waiters: [CheckedContinuation<Void, Never>] = []
@@ -411,5 +465,12 @@ final class RedoLogCommits: Sendable {
       return thread
     }
     thread?.join()
+    stopSyncing.signal()
+    let syncer = syncThread.withLock { thread in
+      defer { thread = nil }
+      return thread
+    }
+    syncer?.join()
+    return state.withLock { $0.finishedDurably }
   }
 }

@@ -25,18 +25,34 @@ struct RedoLogFiles {
 
   /// Every file of the log, in the log's order.
   func list() throws(StoreError) -> [String] {
+    try names().filter(Self.isLogName).sorted().map { directory + "/" + $0 }
+  }
+
+  /// Files named like the log's (`navd.redo.` first) that are not: not navd's.
+  func strays() throws(StoreError) -> [String] {
+    try names().filter { $0.hasPrefix(Self.prefix) && !Self.isLogName($0) }.sorted().map { directory + "/" + $0 }
+  }
+
+  /// The sequence a file of the log starts at, from its name.
+  static func firstSequence(ofFile path: String) -> UInt64? {
+    guard let slash = path.lastIndex(of: "/") else { return nil }
+    let name = path[path.index(after: slash)...]
+    return isLogName(name) ? UInt64(name.dropFirst(prefix.count), radix: 16) : nil
+  }
+
+  private static func isLogName(_ name: some StringProtocol) -> Bool {
+    name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 16
+      && name.dropFirst(prefix.count).allSatisfy(\.isHexDigit)
+  }
+
+  private func names() throws(StoreError) -> [String] {
     guard let stream = opendir(directory) else { throw StoreError.systemCall("list", directory) }
     defer { closedir(stream) }
     var names: [String] = []
     while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if name.hasPrefix(Self.prefix), name.utf8.count == Self.prefix.utf8.count + 16,
-        UInt64(name.dropFirst(Self.prefix.count), radix: 16) != nil
-      {
-        names.append(name)
-      }
+      names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
     }
-    return names.sorted().map { directory + "/" + $0 }
+    return names
   }
 
   /// The whole content of the file at `path`.

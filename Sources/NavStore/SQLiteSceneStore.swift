@@ -29,7 +29,18 @@ public final class SQLiteSceneStore: SceneStore {
   /// Why the redo log ended early at the start, and what that dropped (for navd's log);
   /// nil when it did not (see `RedoReplay`).
   public let droppedAtStart: String?
+  /// The scenes this start moved to a new epoch (empty when it could prove it kept every
+  /// acknowledged version): name, old epoch, new epoch.
+  public let newEpochs: [(scene: String, from: String, to: String)]
+  /// What `load` left out of side tables (damaged remembered mutation ids), one line each.
+  public var sideTableProblems: [String] { loadProblems.withLock { $0 } }
+  private let loadProblems = Mutex<[String]>([])
+  /// Why this start could not prove it kept every acknowledged version (empty when it could).
+  public let newEpochReasons: [String]
   private let commits: Commits
+  /// What `navd.run` says about this run; `running` turns false once `close` made every
+  /// commit durable.
+  private let runRecord: Mutex<RunRecord>
 
   /// The two ways a group reaches the database.
   private enum Commits {
@@ -37,28 +48,46 @@ public final class SQLiteSceneStore: SceneStore {
     case storeThread(ThreadedCommits)
   }
 
-  /// Opens (creating or migrating) the database at `path` and checks it (`PRAGMA quick_check`).
+  /// Opens (creating or migrating) the database at `path` and checks it (`PRAGMA quick_check`,
+  /// `StartupChecks`) before changing any file.
   ///
-  /// Throws `.corrupt` for a damaged file and `.tooNew` for one written by a newer navd,
-  /// each with a message that says how to recover.
-  public convenience init(path: String, durability: Durability = .normal) throws(StoreError) {
-    try self.init(path: path, durability: durability, redoLimits: RedoLogLimits())
+  /// Throws `.corrupt` for a damaged file or files that disagree, and `.tooNew` for one written
+  /// by a newer navd, each with a message that says how to recover.
+  /// `syncIntervalMilliseconds` is `--sync-interval`: how often the redo log is fsynced.
+  public convenience init(path: String, durability: Durability = .normal, syncIntervalMilliseconds: Int = 1000)
+    throws(StoreError)
+  {
+    var limits = RedoLogLimits()
+    limits.syncNanoseconds = max(1, syncIntervalMilliseconds) * 1_000_000
+    try self.init(path: path, durability: durability, redoLimits: limits)
   }
 
-  /// Opens the database; `redoLimits` sizes and paces the redo log (tests make them small).
-  init(path: String, durability: Durability, redoLimits: RedoLogLimits) throws(StoreError) {
+  /// Opens the database; `redoLimits` sizes and paces the redo log, and `bootId` stands for
+  /// this boot's (tests make them small, and restart the machine).
+  init(path: String, durability: Durability, redoLimits: RedoLogLimits, bootId: String? = nil) throws(StoreError) {
     self.path = path
     self.durability = durability
+    let directory = StateDirectory.containing(path)
+    let files = RedoLogFiles(databasePath: path)
+    let bootId = bootId ?? RunRecord.currentBootId()
     let database: SQLiteDatabase
+    var reasons: [String] = []
+    // Every check first, on a read-only connection (closing it writes nothing back): a refusal
+    // leaves the directory as navd found it.
+    try StartupChecks.refuseOrphans(databasePath: path, files: files)
     do throws(StoreError) {
-      try DatabaseCreation.createIfMissing(at: path)
+      let created = try DatabaseCreation.createIfMissing(at: path)
+      let found = RunRecord.read(in: directory)
+      if let reason = RunRecord.lossReason(
+        after: found, created: created, databaseInode: RunRecord.inode(of: path), bootId: bootId)
+      {
+        reasons.append(reason)
+      }
+      try Self.check(path: path, files: files, strict: reasons.isEmpty)
       database = try SQLiteDatabase(path: path)
       // The writer waits for a reader (`navctl export`) in the way of a WAL restart in naps of
       // microseconds, not SQLite's busy_timeout sleeps of milliseconds (CSQLite's shim).
       database.useShortBusyWait()
-      try Self.check(database)
-      // Before anything writes (even the WAL switch): a newer navd's file stays exactly as it was.
-      try Schema.refuseNewer(Int(try database.integer("PRAGMA user_version")), path: path)
       let mode = try database.texts("PRAGMA journal_mode = WAL").first
       guard mode == "wal" else {
         throw StoreError(.io, "\(path): cannot use WAL mode (journal_mode is \(mode ?? "?"))")
@@ -76,9 +105,18 @@ public final class SQLiteSceneStore: SceneStore {
     }
     do throws(StoreError) {
       let writer = try StoreWriter(database: database)
-      let files = RedoLogFiles(databasePath: path)
-      let replayed = try RedoReplay.replay(into: writer, databasePath: path, files: files)
+      let replayed = try RedoReplay.replay(
+        into: writer, databasePath: path, files: files, strict: reasons.isEmpty)
       droppedAtStart = replayed.dropped
+      if let dropped = replayed.dropped { reasons.append(dropped) }
+      newEpochs = reasons.isEmpty ? [] : try writer.startNewEpochs()
+      newEpochReasons = newEpochs.isEmpty ? [] : reasons
+      // Before anything is acknowledged: from here on, a crash of the machine before a clean
+      // stop makes the next start begin new epochs.
+      let record = RunRecord(
+        databaseInode: RunRecord.inode(of: path), bootId: bootId, durability: durability, running: true)
+      try record.write(in: directory)
+      runRecord = Mutex(record)
       switch durability {
       case .full:
         commits = .storeThread(ThreadedCommits(writer: writer))
@@ -90,6 +128,35 @@ public final class SQLiteSceneStore: SceneStore {
     } catch {
       throw Self.explained(error, path: path)
     }
+  }
+
+  /// The checks a start makes before it writes anything, on a read-only connection: the file's
+  /// structure (`PRAGMA quick_check`), its schema, its versions, and the redo log against it.
+  private static func check(path: String, files: RedoLogFiles, strict: Bool) throws(StoreError) {
+    // A reader of a WAL database makes its -wal and -shm files when they are missing (empty,
+    // and SQLite's index of the WAL): gone again after a refusal, so nothing stays of it.
+    let derived: [String] = [path + "-wal", path + "-shm"]
+    let made = derived.filter { access($0, F_OK) != 0 }
+    do throws(StoreError) {
+      try checkOnce(path: path, files: files, strict: strict)
+    } catch {
+      for file in made { unlink(file) }
+      throw error
+    }
+  }
+
+  private static func checkOnce(path: String, files: RedoLogFiles, strict: Bool) throws(StoreError) {
+    let database = try SQLiteDatabase(path: path, readOnly: true)
+    let rows = try database.texts("PRAGMA quick_check")
+    if rows != ["ok"] {
+      let shown = rows.prefix(3).joined(separator: "; ") + (rows.count > 3 ? "; …" : "")
+      throw StoreError(.corrupt, "\(path) is damaged: quick_check found \(rows.count) problem(s): \(shown)")
+    }
+    let schema = Int(try database.integer("PRAGMA user_version"))
+    // Before anything writes (even the WAL switch): a newer navd's file stays exactly as it was.
+    try Schema.refuseNewer(schema, path: path)
+    try StartupChecks.checkVersions(database, schemaVersion: schema)
+    if schema >= 4 { _ = try RedoReplay.read(database: database, files: files, strict: strict) }
   }
 
   /// Database transactions committed since the store opened (each holds every group queued
@@ -123,7 +190,9 @@ public final class SQLiteSceneStore: SceneStore {
       if case .redoLog(let commits) = commits { try commits.waitUntilApplied() }
       let reader = try SceneReader(database: SQLiteDatabase(path: path, readOnly: true))
       var scenes: [StoredScene] = []
-      for name in try reader.sceneNames() { scenes.append(try reader.scene(name)) }
+      var problems: [String] = []
+      for name in try reader.sceneNames() { scenes.append(try reader.scene(name, problems: &problems)) }
+      loadProblems.withLock { $0 = problems }
       return scenes
     } catch {
       throw Self.explained(error, path: path)
@@ -153,21 +222,23 @@ public final class SQLiteSceneStore: SceneStore {
   /// removes it), stops the store's thread and closes the database (checkpointing the WAL).
   /// Later commits fail with `.io`.
   public func close() {
+    let durable: Bool
     switch commits {
-    case .redoLog(let commits): commits.close()
-    case .storeThread(let commits): commits.close()
+    case .redoLog(let commits): durable = commits.close()
+    case .storeThread(let commits):
+      commits.close()
+      durable = true
     }
+    // Only a stop that left nothing unsynced may say so: the next start trusts it across a reboot.
+    let stopped = runRecord.withLock { record -> RunRecord? in
+      guard durable, record.running else { return nil }
+      record.running = false
+      return record
+    }
+    try? stopped?.write(in: StateDirectory.containing(path))
   }
 
   deinit { close() }
-
-  /// `PRAGMA quick_check`: the file's structure, before anything is read or written.
-  private static func check(_ database: SQLiteDatabase) throws(StoreError) {
-    let rows = try database.texts("PRAGMA quick_check")
-    guard rows != ["ok"] else { return }
-    let shown = rows.prefix(3).joined(separator: "; ") + (rows.count > 3 ? "; …" : "")
-    throw StoreError(.corrupt, "\(database.path) is damaged: quick_check found \(rows.count) problem(s): \(shown)")
-  }
 
   /// `error` (from start-up: opening, loading, or the engine rebuilding a stored scene),
   /// with how to recover from this database when it is damaged.

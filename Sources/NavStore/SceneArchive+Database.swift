@@ -32,7 +32,7 @@ extension SceneArchive {
     var scenes: [Scene] = []
     for name in names {
       do throws(StoreError) {
-        let stored = try reader.scene(name)
+        let stored = try reader.scene(name, problems: &problems)
         let (state, version, failure) = stored.replayed()
         if let failure { problems.append("\(failure.message) (exported at version \(version))") }
         scenes.append(Scene(name: name, epoch: stored.epoch, version: version, state: state))
@@ -46,7 +46,7 @@ extension SceneArchive {
   /// Writes every scene into the database at `path` (created or migrated as navd would),
   /// replacing a stored scene of the same name; other scenes stay. One transaction: all or nothing.
   ///
-  /// Each scene becomes a snapshot at its version with its epoch, an empty log and no
+  /// Each scene becomes a snapshot at its version under a new epoch, with an empty log and no
   /// remembered mutation ids. The caller holds the state directory's lock (navd is not
   /// running). What the redo log holds is written to the database first, as a start would.
   public func importInto(databaseAt path: String) throws(StoreError) {
@@ -64,8 +64,10 @@ extension SceneArchive {
       for scene in scenes {
         try deleteLog.run(.text(scene.name))
         try deleteIds.run(.text(scene.name))
+        // A new epoch: what navd served after the export may be gone, so the same version
+        // number may now stand for another state (STORAGE.md §4, "New epochs").
         try upsert.run(
-          .text(scene.name), .text(scene.epoch), .integer(Int64(scene.version)),
+          .text(scene.name), .text(SceneEngine.newEpoch()), .integer(Int64(scene.version)),
           .text(JSONWriter.string(scene.state.json)))
       }
       try database.execute("COMMIT")
@@ -73,6 +75,12 @@ extension SceneArchive {
       if database.inTransaction { try? database.execute("ROLLBACK") }
       throw error
     }
+    // The scenes' epochs are new already: the next start need not renew them again.
+    try RedoLogFiles.sync(path + "-wal")
+    try RedoLogFiles.sync(path)
+    try RunRecord(
+      databaseInode: RunRecord.inode(of: path), bootId: RunRecord.currentBootId(), durability: .full, running: false
+    ).write(in: StateDirectory.containing(path))
   }
 }
 

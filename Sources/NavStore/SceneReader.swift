@@ -20,7 +20,11 @@ struct SceneReader {
   }
 
   /// One scene: its snapshot, the log rows after it (checked to be gap-free) and its mutation ids.
-  func scene(_ name: String) throws(StoreError) -> StoredScene {
+  ///
+  /// The mutation ids are a side table: a damaged one costs only itself (or, when the table
+  /// cannot be read on, the scene's ids from there on), never the scene. Each loss is added to
+  /// `problems`; a retry of a lost id is applied again.
+  func scene(_ name: String, problems: inout [String]) throws(StoreError) -> StoredScene {
     let row = try database.prepare("SELECT epoch, snapshot_version, snapshot FROM scenes WHERE name = ?1")
     try row.bind(.text(name))
     guard try row.step() else { throw StoreError(.corrupt, "\(database.path): scene \"\(name)\" has no row") }
@@ -44,21 +48,39 @@ struct SceneReader {
       log.append(StoredLogEntry(version: version, client: rows.text(1) ?? "", mutationId: rows.text(2), ops: ops))
     }
 
-    var ids: [StoredMutationId] = []
-    if schemaVersion >= 2 {
-      let rows = try database.prepare(
-        "SELECT client, mutation_id, digest, outcome FROM mutation_ids WHERE scene = ?1 ORDER BY version")
-      try rows.bind(.text(name))
-      while try rows.step() {
-        let outcome = try Self.parse(rows.text(3) ?? "", what: "an outcome of scene \"\(name)\"", path: database.path)
-        ids.append(
-          StoredMutationId(
-            client: rows.text(0) ?? "", mutationId: rows.text(1) ?? "", opsDigest: UInt64(bitPattern: rows.int64(2)),
-            outcome: try MutationOutcome(storedJSON: outcome)))
-      }
-    }
+    let ids = schemaVersion >= 2 ? mutationIds(of: name, problems: &problems) : []
     return StoredScene(
       name: name, epoch: epoch, snapshotVersion: snapshotVersion, snapshot: snapshot, log: log, mutationIds: ids)
+  }
+
+  /// The scene's remembered mutation ids that can be read; what cannot is named in `problems`.
+  private func mutationIds(of name: String, problems: inout [String]) -> [StoredMutationId] {
+    var ids: [StoredMutationId] = []
+    do throws(StoreError) {
+      let rows = try database.prepare(
+        "SELECT client, mutation_id, digest, outcome, version FROM mutation_ids WHERE scene = ?1 ORDER BY version")
+      try rows.bind(.text(name))
+      while try rows.step() {
+        let (client, mutationId) = (rows.text(0) ?? "", rows.text(1) ?? "")
+        do throws(StoreError) {
+          let outcome = try Self.parse(rows.text(3) ?? "", what: "its outcome", path: database.path)
+          ids.append(
+            StoredMutationId(
+              client: client, mutationId: mutationId, opsDigest: UInt64(bitPattern: rows.int64(2)),
+              outcome: try MutationOutcome(storedJSON: outcome)))
+        } catch {
+          problems.append(
+            "scene \"\(name)\": the remembered mutation id \"\(mutationId)\" of client \"\(client)\" "
+              + "(version \(rows.int64(4))) is damaged and was left out (a retry of it is applied again): \(error.message)"
+          )
+        }
+      }
+    } catch {
+      problems.append(
+        "scene \"\(name)\": its remembered mutation ids after the first \(ids.count) could not be read and were left "
+          + "out (a retry of one is applied again): \(error.message)")
+    }
+    return ids
   }
 
   static func state(_ text: String, scene: String, path: String) throws(StoreError) -> SceneState {

@@ -102,6 +102,9 @@ final class StoreWriter: @unchecked Sendable {
     }
   }
 
+  /// Forgets the epochs known stored (they were changed outside `commit`).
+  func forgetStoredEpochs() { storedEpochs = [:] }
+
   /// Makes sure the scene's row exists with `epoch`; a new epoch means a new history, so the old one goes.
   private func adopt(scene: String, epoch: String) throws(StoreError) {
     try selectEpoch.bind(.text(scene))

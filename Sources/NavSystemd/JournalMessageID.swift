@@ -16,6 +16,10 @@ public enum JournalMessageID: String, CaseIterable, Sendable {
   case callRejected = "4c504932d6ab4ff3a51c4bdce28011d5"
   case logDropped = "75230d61268748b9a980dc6a87178ae6"
   case signal = "98d6080606134546bc0c54698bebe35c"
+  /// A start gave scenes new epochs: it could not prove it kept every acknowledged version.
+  case newEpoch = "5664044aa3f5433da5ac8d84e2b8f702"
+  /// A start left damaged entries of a side table (remembered mutation ids) out.
+  case damagedSideTable = "dd3ba11f138341ecbc731e375d78e9cd"
 
   /// The `event` field value that selects this id.
   public var eventName: String {
@@ -31,6 +35,8 @@ public enum JournalMessageID: String, CaseIterable, Sendable {
     case .callRejected: "call-rejected"
     case .logDropped: "log-dropped"
     case .signal: "signal"
+    case .newEpoch: "new-epoch"
+    case .damagedSideTable: "damaged-side-table"
     }
   }
 

@@ -71,6 +71,19 @@ final class Daemon: Sendable {
       "state in \(durable.directory) (durability \(durable.store.durability.rawValue)): "
         + "\(durable.scenes.count) scene(s) loaded")
     if let dropped = durable.store.droppedAtStart { log.warning(dropped) }
+    for problem in durable.store.sideTableProblems { log.warning(problem, [("event", "damaged-side-table")]) }
+    let renewed = durable.store.newEpochs
+    if !renewed.isEmpty {
+      log.warning(
+        "started a new epoch for \(renewed.count) scene(s), keeping their state and versions, because "
+          + durable.store.newEpochReasons.joined(separator: "; and ")
+          + ": a client resuming from an older epoch gets a snapshot",
+        [
+          ("event", "new-epoch"), ("scenes", renewed.map(\.scene).joined(separator: " ")),
+          ("epochs", renewed.map { "\($0.scene):\($0.from)->\($0.to)" }.joined(separator: " ")),
+          ("reason", durable.store.newEpochReasons.joined(separator: "; ")),
+        ])
+    }
     var serverConfiguration = ServerConfiguration(listener: listener.serverListener)
     serverConfiguration.serveNavd()
     if let group {

@@ -28,7 +28,8 @@ func openDurableState(_ settings: NavdSettings, environment: [String: String]) t
   try StateDirectory.prepare(directory)
   let lock = try StateLock(directory: directory)
   let store = try SQLiteSceneStore(
-    path: directory + "/" + SQLiteSceneStore.fileName, durability: Durability(rawValue: settings.durability) ?? .normal)
+    path: directory + "/" + SQLiteSceneStore.fileName, durability: Durability(rawValue: settings.durability) ?? .normal,
+    syncIntervalMilliseconds: settings.syncIntervalMilliseconds)
   return DurableState(directory: directory, lock: lock, store: store, scenes: try store.load())
 }
 

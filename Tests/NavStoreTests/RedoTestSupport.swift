@@ -40,13 +40,36 @@ func redoRecords(in directory: String) throws -> [(sequence: UInt64, length: Int
 }
 
 /// Copies the state directory's files byte for byte, as a kill -9 of navd leaves them (the
-/// database, its -wal and -shm, the redo log), into `target`.
-func copyStateFiles(from source: String, to target: String) throws {
+/// database, its -wal and -shm, the redo log, the record of the run), into `target`.
+///
+/// The copy stands for the same files after the crash, so its record of the run names the
+/// copy's database (`asRestored`: left as it was, naming the original's inode, as a restored
+/// backup's would). `syncedBytes` stands for a power loss: each redo file is cut to the size
+/// it had at its last fsync (a file never fsynced is left out).
+func copyStateFiles(
+  from source: String, to target: String, asRestored: Bool = false, syncedBytes: [String: Int]? = nil
+) throws {
   for name in try FileManager.default.contentsOfDirectory(atPath: source)
-  where name.hasPrefix(SQLiteSceneStore.fileName) || name.hasPrefix(RedoLogFiles.prefix) {
-    let bytes = try #require(FileManager.default.contents(atPath: source + "/" + name))
+  where name.hasPrefix(SQLiteSceneStore.fileName) || name.hasPrefix(RedoLogFiles.prefix) || name == RunRecord.fileName {
+    var bytes = try #require(FileManager.default.contents(atPath: source + "/" + name))
+    if let syncedBytes, name.hasPrefix(RedoLogFiles.prefix) {
+      guard let size = syncedBytes[source + "/" + name] else { continue }
+      bytes = bytes.prefix(size)
+    }
     #expect(FileManager.default.createFile(atPath: target + "/" + name, contents: bytes))
   }
+  guard !asRestored, case .record(var run) = RunRecord.read(in: target) else { return }
+  run.databaseInode = RunRecord.inode(of: target + "/" + SQLiteSceneStore.fileName)
+  try run.write(in: target)
+}
+
+/// A SHA-free fingerprint of every file in `directory`: names, sizes and bytes.
+func directoryContents(_ directory: String) throws -> [String: Data] {
+  var contents: [String: Data] = [:]
+  for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+    contents[name] = FileManager.default.contents(atPath: directory + "/" + name) ?? Data()
+  }
+  return contents
 }
 
 /// The sequence the database at `path` holds the redo log through.
