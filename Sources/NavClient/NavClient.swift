@@ -1,4 +1,5 @@
 import NavModel
+import NavSystem
 import NavWire
 
 /// A connection to navd: typed calls, the mutator, and document subscriptions.
@@ -30,7 +31,7 @@ public final class NavClient: Sendable {
   }
 
   init(socketPath: String?, clientId: String?, timeout: Duration?, backoff: Backoff.Configuration) {
-    let path = socketPath ?? Self.defaultSocketPath()
+    let path = AbsolutePath.make(socketPath ?? Self.defaultSocketPath())
     self.socketPath = path
     self.clientId = clientId ?? Self.randomID()
     self.timeout = timeout

@@ -1,3 +1,4 @@
+import NavSystem
 import NavWire
 
 #if canImport(Glibc)
@@ -5,8 +6,9 @@ import NavWire
 #endif
 
 extension NavClient {
-  /// The socket navd listens on when not told otherwise, by the same rules as navd itself:
-  /// `$NAVD_SOCKET`, else `$XDG_RUNTIME_DIR/navd/navd.sock`, else `./.navd/navd.sock`.
+  /// The socket navd listens on when not told otherwise, by the same rules as navd itself
+  /// (`NavSocketPath`): `$NAVD_SOCKET`, else `$XDG_RUNTIME_DIR/navd/navd.sock`, else the
+  /// system service's `/run/navd/navd.sock`; a relative `$NAVD_SOCKET` made absolute.
   ///
   /// Public so tools can say which path they tried. Empty variables count as unset.
   public static func defaultSocketPath() -> String {
@@ -14,7 +16,7 @@ extension NavClient {
     for name in ["NAVD_SOCKET", "XDG_RUNTIME_DIR"] {
       if let value = getenv(name) { environment[name] = String(cString: value) }
     }
-    return defaultSocketPath(environment: environment)
+    return AbsolutePath.make(defaultSocketPath(environment: environment))
   }
 
   /// The default socket path for an explicit environment (tests, or a tool's own variables).

@@ -5,7 +5,7 @@ extension NavdSettings {
   public static let keys: [SettingKey] = [
     SettingKey(
       section: "Server", name: "Socket", option: "--socket", valueName: "PATH",
-      defaultText: "$NAVD_SOCKET, else $XDG_RUNTIME_DIR/navd/navd.sock, else ./.navd/navd.sock",
+      defaultText: "$NAVD_SOCKET, else $XDG_RUNTIME_DIR/navd/navd.sock, else /run/navd/navd.sock",
       summary: "Bind and listen on PATH. Ignored when the socket is passed in (socket activation).",
       reloadable: false,
       assign: { settings, value throws(SettingValueError) in
@@ -70,7 +70,7 @@ extension NavdSettings {
       "Bytes of ops kept per scene in the op log; the oldest versions go first, as past --op-log."),
     SettingKey(
       section: "Store", name: "StateDirectory", option: "--state-dir", valueName: "DIR",
-      defaultText: "$STATE_DIRECTORY (systemd's StateDirectory=), else $XDG_STATE_HOME/navd, else ./.navd",
+      defaultText: "$STATE_DIRECTORY (systemd's StateDirectory=), else $XDG_STATE_HOME/navd, else ~/.local/state/navd",
       summary: "Keep the database (navd.db) and its lock in DIR.", reloadable: false,
       assign: { settings, value throws(SettingValueError) in
         guard !value.isEmpty else { throw SettingValueError("needs a non-empty path") }

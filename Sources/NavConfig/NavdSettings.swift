@@ -5,7 +5,7 @@
 /// parsers all come from that table (a test checks the man page against it).
 public struct NavdSettings: Sendable, Equatable {
   /// `[Server] Socket=`: where navd binds when no socket is passed; nil = the default
-  /// (`$NAVD_SOCKET`, `$XDG_RUNTIME_DIR/navd/navd.sock`, `./.navd/navd.sock`).
+  /// (`$NAVD_SOCKET`, `$XDG_RUNTIME_DIR/navd/navd.sock`, `/run/navd/navd.sock`).
   public var socket: String?
   /// `[Server] SocketGroup=`: share a socket navd binds with this group (name or gid).
   public var socketGroup: String?
@@ -32,7 +32,7 @@ public struct NavdSettings: Sendable, Equatable {
   /// `[Engine] OpLogBytes=`.
   public var opLogBytes = 8 << 20
   /// `[Store] StateDirectory=`: where navd.db and its lock live; nil = the default
-  /// (`$STATE_DIRECTORY`, `$XDG_STATE_HOME/navd`, `./.navd`).
+  /// (`$STATE_DIRECTORY`, `$XDG_STATE_HOME/navd`, `$HOME/.local/state/navd`).
   public var stateDirectory: String?
   /// `[Store] Durability=`: normal (no fsync per commit; the default) or full (fsync per commit).
   public var durability = "normal"

@@ -134,9 +134,10 @@ final class Daemon: Sendable {
     do {
       try server.start()
     } catch {
-      log.error("cannot start: \(error)")
+      let message = "\(error)" + (listener.bindHint.map { "\n" + $0 } ?? "")
+      log.error("cannot start: \(message)")
       log.flush()
-      StandardError.write("navd: \(error)\n")
+      StandardError.write("navd: \(message)\n")
       return 1
     }
     if !adopted.names.isEmpty {

@@ -24,7 +24,7 @@ struct DurableState {
 /// Resolves, checks and locks the state directory, then opens, checks and loads the
 /// database: everything before serving. Throws with a message that says what is wrong.
 func openDurableState(_ settings: NavdSettings, environment: [String: String]) throws -> DurableState {
-  let directory = StateDirectory.resolve(explicit: settings.stateDirectory, environment: environment)
+  let directory = try StateDirectory.resolve(explicit: settings.stateDirectory, environment: environment).path
   try StateDirectory.prepare(directory)
   let lock = try StateLock(directory: directory)
   let store = try SQLiteSceneStore(

@@ -1,4 +1,5 @@
 import NavServer
+import NavSystem
 import NavSystemd
 import NavWire
 
@@ -12,6 +13,8 @@ struct Listener {
   var serverListener: ServerConfiguration.Listener
   /// For the "listening on" line: `unix:PATH` or `fd 3 (navd)`.
   var description: String
+  /// Said after a failure to bind, when the path is a default the user may not have meant.
+  var bindHint: String? = nil
 
   /// Passed sockets win: navd never binds its own then. It serves the listening AF_UNIX
   /// stream socket named "navd" (the socket unit's default name), else the one a
@@ -40,17 +43,27 @@ struct Listener {
       return Listener(
         serverListener: .fileDescriptor(chosen.fd, path: nil), description: "fd \(chosen.fd) (\(chosen.name))")
     }
-    let socket = configuredPath.map { NavSocketPath(path: $0) } ?? NavSocketPath.defaultPath(environment: environment)
+    var socket = configuredPath.map { NavSocketPath(path: $0) } ?? NavSocketPath.defaultPath(environment: environment)
+    socket.path = AbsolutePath.make(socket.path)
     do {
       try SocketPath.prepare(
-        socket.path, creatingDirectory: socket.directoryToCreate, directoryMode: group == nil ? 0o700 : 0o750,
-        group: group)
+        socket.path, creatingDirectory: socket.directoryToCreate,
+        directoryMode: socket.directoryMode ?? (group == nil ? 0o700 : 0o750), group: group)
     } catch {
-      throw StartupError("\(error)")
+      guard socket.origin == .system else { throw StartupError("\(error)") }
+      throw StartupError("\(error)\n\(systemDefaultHint)")
     }
-    return Listener(serverListener: .path(socket.path), description: "unix:\(socket.path)")
+    return Listener(
+      serverListener: .path(socket.path), description: "unix:\(socket.path)",
+      bindHint: socket.origin == .system ? systemDefaultHint : nil)
   }
 }
+
+/// Why `/run/navd/navd.sock` was tried, when binding there failed.
+let systemDefaultHint =
+  "XDG_RUNTIME_DIR is not set, so navd's default socket is the system service's, \(NavSocketPath.system), "
+  + "which only root or the user owning /run/navd may bind: give --socket PATH (or NAVD_SOCKET), or set "
+  + "XDG_RUNTIME_DIR"
 
 /// navd could not start; printed as `navd: MESSAGE` and exit status 1.
 struct StartupError: Error, CustomStringConvertible {

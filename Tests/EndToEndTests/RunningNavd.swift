@@ -13,8 +13,8 @@ struct NavdLaunchError: Error, CustomStringConvertible {
 
 /// A real `navd` process on a private socket in a fresh temporary directory.
 ///
-/// The directory is navd's working directory and `XDG_RUNTIME_DIR`, so nothing leaks into the
-/// repository; navd's stderr goes to `stderr.log` there (shown when it fails to start). Stopped
+/// The directory is navd's working directory, `XDG_RUNTIME_DIR` and `XDG_STATE_HOME`, so
+/// nothing leaks into the repository or the user's state; navd's stderr goes to `stderr.log` there (shown when it fails to start). Stopped
 /// by pid: SIGTERM, then SIGKILL after a bounded wait. Use `withNavd` so it is stopped and the
 /// directory removed even when a test fails.
 final class RunningNavd: Sendable {
@@ -81,8 +81,8 @@ final class RunningNavd: Sendable {
   @discardableResult
   func restart(discardingState: Bool = false) async throws -> Bool {
     let clean = await stop()
-    // navd keeps its scenes in ./.navd (its working directory is `directory`); without it, it starts empty.
-    if discardingState { try? FileManager.default.removeItem(atPath: directory + "/.navd") }
+    // navd keeps its scenes in $XDG_STATE_HOME/navd (`directory`/navd); without it, it starts empty.
+    if discardingState { try? FileManager.default.removeItem(atPath: directory + "/navd") }
     try await launch(binary: try Self.binaryPath())
     return clean
   }
@@ -161,6 +161,8 @@ private final class ProcessHandle: Sendable {
     var environment = ProcessInfo.processInfo.environment
     environment["NAVD_SOCKET"] = nil
     environment["XDG_RUNTIME_DIR"] = directory
+    environment["STATE_DIRECTORY"] = nil
+    environment["XDG_STATE_HOME"] = directory
     process.environment = environment
     let stderrPath = directory + "/stderr.log"
     if !FileManager.default.fileExists(atPath: stderrPath) {

@@ -5,16 +5,56 @@ import Testing
 
 @Suite("State directory: where it is, the checks on it, and the lock")
 struct StateDirectoryTests {
-  @Test("resolution order: --state-dir, $STATE_DIRECTORY, $XDG_STATE_HOME/navd, ./.navd")
-  func resolution() {
-    let all = ["STATE_DIRECTORY": "/var/lib/navd:/other", "XDG_STATE_HOME": "/home/u/.local/state"]
-    #expect(StateDirectory.resolve(explicit: "/x", environment: all) == "/x")
-    #expect(StateDirectory.resolve(explicit: nil, environment: all) == "/var/lib/navd")
-    #expect(
-      StateDirectory.resolve(explicit: nil, environment: ["XDG_STATE_HOME": "/home/u/.local/state"])
-        == "/home/u/.local/state/navd")
-    #expect(StateDirectory.resolve(explicit: nil, environment: ["XDG_STATE_HOME": "relative"]) == "./.navd")
-    #expect(StateDirectory.resolve(explicit: nil, environment: [:]) == "./.navd")
+  @Test("resolution order: --state-dir, $STATE_DIRECTORY, $XDG_STATE_HOME/navd, $HOME/.local/state/navd")
+  func resolution() throws {
+    func resolve(_ explicit: String?, _ environment: [String: String], home: String? = nil) throws -> String {
+      try StateDirectory.resolve(
+        explicit: explicit, environment: environment, workingDirectory: "/work", accountHome: { home }
+      ).path
+    }
+    let all = [
+      "STATE_DIRECTORY": "/var/lib/navd:/other", "XDG_STATE_HOME": "/home/u/.local/state", "HOME": "/home/u",
+    ]
+    #expect(try resolve("/x", all) == "/x")
+    #expect(try resolve(nil, all) == "/var/lib/navd")
+    #expect(try resolve(nil, ["XDG_STATE_HOME": "/home/u/.local/state", "HOME": "/h"]) == "/home/u/.local/state/navd")
+    #expect(try resolve(nil, ["HOME": "/home/u"]) == "/home/u/.local/state/navd")
+    // XDG: relative XDG_STATE_HOME (and HOME) are invalid and ignored.
+    #expect(try resolve(nil, ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.local/state/navd")
+    #expect(try resolve(nil, ["HOME": "home"], home: "/home/db") == "/home/db/.local/state/navd")
+    #expect(try resolve(nil, [:], home: "/root") == "/root/.local/state/navd")
+  }
+
+  @Test("the rule that chose the directory is kept, for messages")
+  func origins() throws {
+    func origin(_ explicit: String?, _ environment: [String: String]) throws -> StateDirectory.Origin {
+      try StateDirectory.resolve(explicit: explicit, environment: environment, accountHome: { "/h" }).origin
+    }
+    #expect(try origin("/x", [:]) == .option)
+    #expect(try origin(nil, ["STATE_DIRECTORY": "/s"]) == .systemd)
+    #expect(try origin(nil, ["XDG_STATE_HOME": "/x"]) == .xdgStateHome)
+    #expect(try origin(nil, ["HOME": "/home/u"]) == .home(fromDatabase: false))
+    #expect(try origin(nil, [:]) == .home(fromDatabase: true))
+  }
+
+  @Test("a relative --state-dir is made absolute against the working directory, . components dropped")
+  func relativeMadeAbsolute() throws {
+    let location = try StateDirectory.resolve(
+      explicit: "./state//dir/", environment: [:], workingDirectory: "/work/here", accountHome: { nil })
+    #expect(location.path == "/work/here/state/dir")
+    #expect(try StateDirectory.resolve(explicit: "/a/./b/", environment: [:]).path == "/a/b")
+    let unreadable = #expect(throws: StateDirectory.Refusal.self) {
+      try StateDirectory.resolve(explicit: "state", environment: [:], workingDirectory: nil)
+    }
+    #expect(unreadable?.message.contains("give an absolute path") == true)
+  }
+
+  @Test("no option, no environment and no home directory: a refusal that says to give --state-dir")
+  func nothingToGoOn() {
+    let error = #expect(throws: StateDirectory.Refusal.self) {
+      try StateDirectory.resolve(explicit: nil, environment: [:], accountHome: { nil })
+    }
+    #expect(error?.message.contains("give --state-dir DIR") == true)
   }
 
   @Test("a missing directory is created with mode 0700, parents too")

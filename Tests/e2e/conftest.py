@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -13,6 +15,25 @@ sys.path.insert(0, os.path.dirname(__file__))
 from navd_fixture import Navd  # noqa: E402  (Tests/e2e is on sys.path above)
 
 _scene_counter = itertools.count(1)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_state_home():
+    """Every navd and navctl a test starts without --state-dir uses $XDG_STATE_HOME/navd
+    (STORAGE.md §1): here a temporary directory, never the user's ~/.local/state."""
+    directory = tempfile.mkdtemp(prefix="navd-e2e-state-home-")
+    saved = {name: os.environ.get(name) for name in ("XDG_STATE_HOME", "STATE_DIRECTORY")}
+    os.environ["XDG_STATE_HOME"] = directory
+    os.environ.pop("STATE_DIRECTORY", None)
+    try:
+        yield directory
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 class _DaemonSlot:

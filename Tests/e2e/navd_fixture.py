@@ -5,7 +5,8 @@ line: the client is a small Varlink implementation written from
 Protocol/PROTOCOL.md §2 (NUL-terminated JSON objects over a Unix socket).
 
 - `Navd` starts `navd --socket PATH` in a fresh temporary directory (its
-  working directory and XDG_RUNTIME_DIR, so nothing leaks into the repo), waits
+  working directory, XDG_RUNTIME_DIR and XDG_STATE_HOME, so nothing leaks into
+  the repo or the user's state), waits
   for `navd: listening on unix:PATH` (bounded), keeps its stderr in a file so a
   test can assert on logged reasons, and stops it by its pid.
 - `VarlinkConnection` sends calls and reads NUL-delimited replies, every read
@@ -70,9 +71,10 @@ class Navd:
         self.args = list(args)
         process_env = dict(os.environ)
         process_env.pop("NAVD_SOCKET", None)
-        # The state directory defaults to ./.navd in the temporary cwd: never a shared one.
+        # The state directory defaults to $XDG_STATE_HOME/navd, here inside the temporary
+        # directory: never a shared one.
         process_env.pop("STATE_DIRECTORY", None)
-        process_env.pop("XDG_STATE_HOME", None)
+        process_env["XDG_STATE_HOME"] = str(self.directory)
         process_env["XDG_RUNTIME_DIR"] = str(self.directory)
         if env:
             process_env.update(env)

@@ -129,6 +129,7 @@ class ActivatedNavd:
             process_env.pop(name, None)
         process_env.update({
             "LISTEN_FDS": str(len(fds)), "LISTEN_FDNAMES": ":".join(names), "XDG_RUNTIME_DIR": self.directory,
+            "XDG_STATE_HOME": self.directory,  # the default state directory: $XDG_STATE_HOME/navd
         })
         process_env.update(env or {})
 

@@ -270,7 +270,8 @@ def test_an_invalid_policy_at_start_names_file_line_and_reason():
         policy = write_policy(directory, "[Access]\n\nAllow=user:root fly\n")
         result = subprocess.run(
             [str(navd_binary()), "--socket", str(directory / "navd.sock"), "--policy", str(policy)],
-            capture_output=True, text=True, timeout=20, cwd=directory,  # its default ./.navd is temporary too
+            capture_output=True, text=True, timeout=20, cwd=directory,
+            env=dict(os.environ, XDG_STATE_HOME=str(directory)),  # its default state directory is temporary too
         )
         assert result.returncode == 1
         assert f"{policy}:3: Allow: unknown right \"fly\"" in result.stderr, result.stderr
