@@ -48,7 +48,8 @@ let package = Package(
     .executableTarget(
       name: "navbench", dependencies: ["NavEngine", "NavService", "NavWire", "NavModel", "CNavSys", "NavSystem"]),
     .executableTarget(
-      name: "navctl", dependencies: ["NavCtlKit", "NavClient", "NavStore", "NavWire", "NavModel", "CNavSys"]),
+      name: "navctl",
+      dependencies: ["NavCtlKit", "NavClient", "NavStore", "NavWire", "NavModel", "NavSystem", "CNavSys"]),
     .target(name: "NavTestSupport", path: "Tests/NavTestSupport"),
     .testTarget(name: "NavConfigTests", dependencies: ["NavConfig"]),
     .testTarget(name: "NavAccessTests", dependencies: ["NavAccess", "NavConfig"]),

@@ -43,13 +43,15 @@ extension SceneArchive {
     return ExportResult(archive: SceneArchive(scenes: scenes), problems: problems)
   }
 
-  /// Writes every scene into the database at `path` (created or migrated as navd would),
+  /// Writes every scene into the database at `path` (created, mode 0600, or migrated as navd would),
   /// replacing a stored scene of the same name; other scenes stay. One transaction: all or nothing.
   ///
   /// Each scene becomes a snapshot at its version under a new epoch, with an empty log and no
   /// remembered mutation ids. The caller holds the state directory's lock (navd is not
   /// running). What the redo log holds is written to the database first, as a start would.
   public func importInto(databaseAt path: String) throws(StoreError) {
+    // navd's own creation, not SQLite's: that would make the file with the umask's mode (0644).
+    try DatabaseCreation.createIfMissing(at: path)
     let database = try SQLiteDatabase(path: path)
     try Schema.migrate(database)
     _ = try RedoReplay.replay(

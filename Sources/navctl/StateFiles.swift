@@ -6,18 +6,46 @@ import NavStore
 
 /// `navctl export` and `navctl import`: navd's database, read and written directly.
 enum StateFiles {
-  static func directory(_ explicit: String?) -> String {
-    StateDirectory.resolve(explicit: explicit, environment: ProcessInfo.processInfo.environment)
+  /// The state directory navd uses with the same options and environment (STORAGE.md §1),
+  /// or nil after saying why there is none. navctl never creates a directory it was not
+  /// given with `--state-dir`: a default that does not exist is an error naming it, not a
+  /// fresh empty state that a forgotten option would leave behind.
+  static func directory(_ explicit: String?, command: String) -> String? {
+    let location: StateDirectory.Location
+    do {
+      location = try StateDirectory.resolve(explicit: explicit, environment: ProcessInfo.processInfo.environment)
+    } catch {
+      Terminal.writeError("navctl: \(command): \(error)\n")
+      return nil
+    }
+    guard location.origin != .option, !FileManager.default.fileExists(atPath: location.path) else {
+      return location.path
+    }
+    Terminal.writeError(missingDefault(location, command: command))
+    return nil
+  }
+
+  /// The message for a default state directory that does not exist.
+  static func missingDefault(_ location: StateDirectory.Location, command: String) -> String {
+    let system = "/var/lib/navd"
+    let systemHint =
+      location.path != system && FileManager.default.fileExists(atPath: system)
+      ? "\n  the system service's state directory is \(system): navctl \(command) --state-dir \(system)" : ""
+    return "navctl: \(command): no state directory at \(location.path) (\(location.origin))\n"
+      + "  navctl opens an existing state directory, and creates one only when given --state-dir DIR"
+      + "\(systemHint)\n"
   }
 
   /// Prints the export document; a scene that cannot be read is named on stderr (exit 1).
   static func export(stateDirectory: String?, scene: String?) -> ExitCode {
-    let path = directory(stateDirectory) + "/" + SQLiteSceneStore.fileName
+    guard let directory = directory(stateDirectory, command: "export") else { return .refused }
+    let path = directory + "/" + SQLiteSceneStore.fileName
     guard FileManager.default.fileExists(atPath: path) else {
       Terminal.writeError("navctl: no navd database at \(path) (give --state-dir DIR)\n")
       return .refused
     }
     do {
+      _ = try DirectoryOwner.adopt(directory)
       let result = try SceneArchive.export(databaseAt: path, only: scene)
       Terminal.write(JSONWriter.string(result.archive.json) + "\n")
       for problem in result.problems { Terminal.writeError("navctl: export: \(problem)\n") }
@@ -35,15 +63,18 @@ enum StateFiles {
 
   /// Writes the scenes of an export into the database, holding navd's lock so navd cannot start meanwhile.
   static func importArchive(stateDirectory: String?, source: ApplySource) -> ExitCode {
-    let directory = directory(stateDirectory)
     do {
       let archive = try SceneArchive(json: try JSONParser.parse(try Runner.read(source, command: "import")))
-      try StateDirectory.prepare(directory)
+      guard let directory = directory(stateDirectory, command: "import") else { return .refused }
+      let owner = try DirectoryOwner.adopt(directory)
+      try prepare(directory, owner: owner)
       guard let lock = lock(directory) else { return .refused }
       try withExtendedLifetime(lock) {
         try archive.importInto(databaseAt: directory + "/" + SQLiteSceneStore.fileName)
       }
-      Terminal.write("imported \(archive.scenes.count) scene(s) into \(directory)/\(SQLiteSceneStore.fileName)\n")
+      let written = owner.map { " (as \(DirectoryOwner.describe($0)), the directory's owner)" } ?? ""
+      Terminal.write(
+        "imported \(archive.scenes.count) scene(s) into \(directory)/\(SQLiteSceneStore.fileName)\(written)\n")
       return .success
     } catch let error as UsageError {
       Terminal.writeError(error.report)
@@ -52,6 +83,14 @@ enum StateFiles {
       Terminal.writeError("navctl: import: \(error)\n")
       return .refused
     }
+  }
+
+  /// `StateDirectory.prepare`, its refusal naming the owner navctl works as, if any.
+  private static func prepare(_ directory: String, owner: DirectoryOwner.Identity?) throws {
+    let result = Result { () throws(StateDirectory.Refusal) in try StateDirectory.prepare(directory) }
+    guard case .failure(let refusal) = result else { return }
+    guard let owner else { throw refusal }
+    throw DirectoryOwner.Unreachable(refusal: refusal, owner: owner)
   }
 
   /// navd's lock, or nil (after saying why) when navd runs on `directory`.

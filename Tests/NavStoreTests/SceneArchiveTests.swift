@@ -4,6 +4,10 @@ import Testing
 
 @testable import NavStore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite("Export and import (Protocol/STORAGE.md, \"Export format\")")
 struct SceneArchiveTests {
   @Test("export gives each scene's newest state, version and epoch; import into another file restores them")
@@ -47,6 +51,21 @@ struct SceneArchiveTests {
     #expect(imported.log.isEmpty)
     #expect(imported.mutationIds.isEmpty)
     #expect(imported.snapshot == main)
+  }
+
+  @Test("import into a new state directory creates navd.db mode 0600 whatever the umask (STORAGE.md §1)")
+  func importCreatesPrivateDatabase() throws {
+    let target = TemporaryDirectory()
+    let archive = SceneArchive(scenes: [SceneArchive.Scene(name: "main", epoch: "e1", version: 1, state: .empty)])
+    let old = umask(0o022)
+    defer { umask(old) }
+    try archive.importInto(databaseAt: target.database)
+    for name in ["navd.db", "navd.db-wal", "navd.db-shm"] {
+      var info = stat()
+      guard lstat(target.path + "/" + name, &info) == 0 else { continue }
+      #expect(info.st_mode & 0o777 == 0o600, "\(name) is mode \(String(info.st_mode & 0o777, radix: 8))")
+    }
+    #expect(try SQLiteSceneStore(path: target.database).load().map(\.name) == ["main"])
   }
 
   @Test("a bad document is refused naming the field, and changes nothing")

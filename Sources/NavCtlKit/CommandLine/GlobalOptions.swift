@@ -40,7 +40,7 @@ extension GlobalOptions {
     GlobalOptionSpec(
       spec: .value(
         "--socket", "PATH",
-        "talk to navd on PATH (default: $NAVD_SOCKET, else $XDG_RUNTIME_DIR/navd/navd.sock, else ./.navd/navd.sock)",
+        "talk to navd on PATH (default: $NAVD_SOCKET, else $XDG_RUNTIME_DIR/navd/navd.sock, else /run/navd/navd.sock)",
         hint: .file),
       apply: { flags, value throws(UsageError) in
         guard !value.isEmpty else { throw UsageError("--socket needs a non-empty path") }

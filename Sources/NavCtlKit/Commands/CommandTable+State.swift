@@ -1,7 +1,8 @@
 extension CommandTable {
   static let stateDirectoryOption = OptionSpec.value(
     "--state-dir", "DIR",
-    "navd's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/navd, else ./.navd)", hint: .file)
+    "navd's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/navd, else "
+      + "~/.local/state/navd; only this option makes navctl create one)", hint: .file)
 
   /// export, import: navd's database, read and written directly (not through the socket).
   static let stateCommands: [CommandSpec] = [
@@ -13,7 +14,8 @@ extension CommandTable {
       notes: [
         "Every scene, or only the one named with --scene. Reads the database read-only, whether navd runs or "
           + "not; from a damaged file it prints every scene it can read, names the others on stderr and exits 1. "
-          + "Save it with 'navctl export > navd-backup.json'. The format is Protocol/STORAGE.md, \"Export format\"."
+          + "Save it with 'navctl export > navd-backup.json'. The format is Protocol/STORAGE.md, \"Export format\". "
+          + "The system service's state is /var/lib/navd (run as root, or as its owner)."
       ],
       build: { args in .exportState(stateDirectory: args.value("--state-dir")) }),
     CommandSpec(
@@ -24,7 +26,10 @@ extension CommandTable {
       notes: [
         "Each scene in FILE replaces the saved scene of the same name (its state at its version and epoch; "
           + "no history before it); other saved scenes stay. All or nothing. Refused while navd runs on the "
-          + "state directory: it holds navd.lock."
+          + "state directory: it holds navd.lock. Without --state-dir the default directory must exist "
+          + "(navctl never creates a state directory it was not given). Files it creates are mode 0600; "
+          + "run as root on a directory owned by another user (the system service's /var/lib/navd, owned by "
+          + "navd), it acts as that user, so what it writes belongs to the directory's owner and group."
       ],
       build: { args in
         let file = args.positional("FILE") ?? "-"

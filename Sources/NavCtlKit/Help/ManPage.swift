@@ -40,7 +40,15 @@ public enum ManPage {
       out += ".TP\n.B \(variable.name)\n\(escape(variable.meaning))\n"
     }
     out += ".TP\n.B XDG_RUNTIME_DIR\n"
-    out += escape("navd's default socket is $XDG_RUNTIME_DIR/navd/navd.sock (without it, ./.navd/navd.sock).") + "\n"
+    out +=
+      escape(
+        "navd's default socket is $XDG_RUNTIME_DIR/navd/navd.sock; without it, the system service's "
+          + "/run/navd/navd.sock.") + "\n"
+    out += ".TP\n.BR STATE_DIRECTORY \", \" XDG_STATE_HOME \", \" HOME\n"
+    out +=
+      escape(
+        "export and import without --state-dir: $STATE_DIRECTORY, else $XDG_STATE_HOME/navd, else "
+          + "$HOME/.local/state/navd, as navd resolves it (Protocol/STORAGE.md §1).") + "\n"
     out += ".SH EXAMPLES\n"
     out += paragraph(
       "Build the bar of a mail app: an Inbox with Edit on the left and Compose on the right, a toolbar with Refresh, a flexible space and Trash; push a message screen, whose back button says \"Inbox\"; watch it change live from a second terminal."
