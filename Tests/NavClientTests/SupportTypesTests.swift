@@ -1,3 +1,4 @@
+import Foundation
 import NavModel
 import Testing
 
@@ -16,7 +17,14 @@ struct SupportTypesTests {
     #expect(
       NavClient.defaultSocketPath(environment: ["NAVD_SOCKET": "", "XDG_RUNTIME_DIR": "/run/user/1"])
         == "/run/user/1/navd/navd.sock")
-    #expect(NavClient.defaultSocketPath(environment: [:]) == "./.navd/navd.sock")
+    #expect(NavClient.defaultSocketPath(environment: [:]) == "/run/navd/navd.sock")
+  }
+
+  @Test("a relative socket path is made absolute against the working directory")
+  func relativeSocketPath() {
+    let directory = FileManager.default.currentDirectoryPath
+    #expect(NavClient(socketPath: "./here/navd.sock").socketPath == directory + "/here/navd.sock")
+    #expect(NavClient(socketPath: "/abs/navd.sock").socketPath == "/abs/navd.sock")
   }
 
   @Test("a client without a clientId gets a random one of its own")
