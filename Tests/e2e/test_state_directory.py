@@ -92,7 +92,8 @@ def test_navd_and_navctl_default_to_home_local_state_and_print_absolute_paths(wo
         connection = navd.connect()
         connection.call("io.navd.Mutate", {"scene": "home", "ops": [{"op": "push", "item": {"id": "a", "title": "A"}}]})
         connection.close()
-        assert f"state in {home}/.local/state/navd " in navd.log()
+        navd.stop()  # the log is complete once navd has exited
+        assert f"state in {home}/.local/state/navd " in navd.log(), navd.log()
     assert (home / ".local" / "state" / "navd" / "navd.db").exists()
     exported = navctl("export", env=bare_environment(home), cwd=workdir)
     assert exported.returncode == 0, exported
@@ -100,6 +101,7 @@ def test_navd_and_navctl_default_to_home_local_state_and_print_absolute_paths(wo
 
     relative = Navd(["--state-dir", "relative/state"], name="relative")
     with relative:
+        relative.stop()
         assert f"state in {relative.directory}/relative/state " in relative.log(), relative.log()
 
 
