@@ -3,20 +3,24 @@
 # --durability full, alternating, each round on a fresh private socket and
 # state directory, measured by navbench (round trip and pipelined Mutates).
 # Prints one markdown table of medians. Stops everything it started on exit.
+# --sync-intervals "MS …" runs normal once per --sync-interval given (the redo
+# log's fsync timer) instead of once at navd's default.
 #
-# Usage: bench/durability.sh [--rounds N] [--iterations N] [--skip-build]
+# Usage: bench/durability.sh [--rounds N] [--iterations N] [--sync-intervals "MS …"] [--skip-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rounds=3
 iterations=3000
 skip_build=0
+intervals=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="${2:?--rounds needs a value}"; shift 2 ;;
     --iterations) iterations="${2:?--iterations needs a value}"; shift 2 ;;
     --skip-build) skip_build=1; shift ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --sync-intervals) intervals="${2:?--sync-intervals needs a value}"; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "durability.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -34,11 +38,22 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+modes="normal full"
+if [ -n "$intervals" ]; then
+  modes=""
+  for interval in $intervals; do modes="$modes normal_sync${interval}ms"; done
+  modes="$modes full"
+fi
+
 for round in $(seq "$rounds"); do
-  for mode in normal full; do
+  for mode in $modes; do
     dir="$work/$mode-$round"
     mkdir -p "$dir"
-    "$bin/navd" --socket "$dir/s" --state-dir "$dir/state" --durability "$mode" --config /dev/null \
+    case "$mode" in
+      normal_sync*) flags=(--durability normal --sync-interval "$(echo "$mode" | tr -dc 0-9)") ;;
+      *) flags=(--durability "$mode") ;;
+    esac
+    "$bin/navd" --socket "$dir/s" --state-dir "$dir/state" "${flags[@]}" --config /dev/null \
       >"$dir/navd.log" 2>&1 &
     pid=$!
     for _ in $(seq 200); do [ -S "$dir/s" ] && break; sleep 0.05; done
@@ -49,8 +64,9 @@ for round in $(seq "$rounds"); do
   done
 done
 
-python3 - "$work" <<'PY'
+python3 - "$work" $modes <<'PY'
 import csv, glob, statistics, sys
+modes = sys.argv[2:]
 values = {}
 order = []
 for path in sorted(glob.glob(sys.argv[1] + "/*.tsv")):
@@ -66,10 +82,10 @@ for path in sorted(glob.glob(sys.argv[1] + "/*.tsv")):
         if key not in values:
             order.append(key)
         values.setdefault(key, {}).setdefault(mode, []).append(value)
-print("| measurement | unit | normal | full | full / normal |")
-print("|---|---|---|---|---|")
+print("| measurement | unit | " + " | ".join(modes) + f" | {modes[-1]} / {modes[0]} |")
+print("|---|---|" + "---|" * (len(modes) + 1))
 for key in order:
-    normal = statistics.median(values[key]["normal"])
-    full = statistics.median(values[key]["full"])
-    print(f"| {key[0]} | {key[1]} | {normal:,.1f} | {full:,.1f} | {full / normal:.2f} |")
+    medians = [statistics.median(values[key][mode]) for mode in modes]
+    cells = " | ".join(f"{value:,.1f}" for value in medians)
+    print(f"| {key[0]} | {key[1]} | {cells} | {medians[-1] / medians[0]:.2f} |")
 PY

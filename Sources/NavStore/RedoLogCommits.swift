@@ -102,12 +102,16 @@ final class RedoLogCommits: Sendable {
     var synced: UInt64
     /// Whether `close` left every record in a database made durable, and no log behind.
     var finishedDurably = false
+    /// A write of the log found the disk full: the applier retires the current file and cuts
+    /// the WAL back at once, whatever their sizes.
+    var pressed = false
   }
 
   private let state: Mutex<State>
   private let files: RedoLogFiles
   private let databasePath: String
   private let limits: RedoLogLimits
+  private let disk: DiskSpace?
   private let wake = DispatchSemaphore(value: 0)
   private let thread: Mutex<OwnThread?> = Mutex(nil)
   /// Signalled by `close`, so the syncing thread stops at once.
@@ -116,12 +120,14 @@ final class RedoLogCommits: Sendable {
 
   /// Starts a new file of the log at `nextSequence` (the log's earlier files are gone: the
   /// start's replay applied and removed them) and hands `writer` to the applier thread.
-  init(writer: StoreWriter, files: RedoLogFiles, databasePath: String, nextSequence: UInt64, limits: RedoLogLimits)
-    throws(StoreError)
-  {
+  init(
+    writer: StoreWriter, files: RedoLogFiles, databasePath: String, nextSequence: UInt64, limits: RedoLogLimits,
+    disk: DiskSpace? = nil
+  ) throws(StoreError) {
     self.files = files
     self.databasePath = databasePath
     self.limits = limits
+    self.disk = disk
     let path = files.path(startingAt: nextSequence)
     let fd = try Self.create(path)
     state = Mutex(
@@ -194,6 +200,8 @@ final class RedoLogCommits: Sendable {
       if wakeApplier { wake.signal() }
       return true
     case .failed(let error):
+      // The applier can free the log's own space: retire the file it has applied.
+      if error.kind == .full { wake.signal() }
       throw error
     case .full:
       return false
@@ -220,6 +228,7 @@ final class RedoLogCommits: Sendable {
     let length = record.count
     guard written == length else {
       let error = StoreError.systemCall("write", state.path)
+      if error.kind == .full { state.pressed = true }
       // Nothing of a failed record may stay: the log would end at its torn bytes.
       if written > 0, ftruncate(state.fd, off_t(state.fileBytes)) != 0 {
         state.broken = StoreError(
@@ -283,6 +292,7 @@ final class RedoLogCommits: Sendable {
       }
       if chunks.isEmpty {
         if closed { break }
+        relieveIfPressed(writer)
         continue
       }
       // Each chunk is freed as soon as it is decoded (the list is consumed from its end, so
@@ -310,8 +320,26 @@ final class RedoLogCommits: Sendable {
       let retire = state.withLock { state in state.retired.filter { $0.last <= state.applied }.map(\.path) }
       _ = retireApplied(retire)
       rotateIfLong()
+      relieveIfPressed(writer)
     }
     finish(applied: true)
+  }
+
+  /// On a disk short of space (a write of the log failed, or less than the budget is free):
+  /// retires the current file once it is applied and cuts the WAL back now, not at their sizes.
+  private func relieveIfPressed(_ writer: StoreWriter) {
+    guard let disk else { return }
+    let pressed = state.withLock { $0.pressed } || disk.budget.underPressure(disk.directory)
+    guard pressed else {
+      disk.reserve.restoreIfRoom()
+      return
+    }
+    rotateIfLong(force: true)
+    let retire = state.withLock { state in state.retired.filter { $0.last <= state.applied }.map(\.path) }
+    let retired = retireApplied(retire)
+    let truncated = writer.checkpointAndTruncate()
+    if retired && truncated { state.withLock { $0.pressed = false } }
+    disk.reserve.restoreIfRoom()
   }
 
   /// Decoded records the applier writes in one transaction.
@@ -340,6 +368,8 @@ final class RedoLogCommits: Sendable {
         break
       } catch {
         failures += 1
+        // A full disk: the reserve and the WAL's space let this transaction through at once.
+        if error.kind == .full, failures == 1, let disk, disk.relieve(writer) { continue }
         // Read afresh: `close` may come while this transaction is retried.
         let (closing, waiters) = state.withLock { state in
           state.applyFailure = error
@@ -390,11 +420,11 @@ final class RedoLogCommits: Sendable {
     }
   }
 
-  /// Begins a new file when the current one is past `fileBytes`; the old one is fsynced (the
+  /// Begins a new file when the current one is past `fileBytes` (`force`: holds anything); the old one is fsynced (the
   /// syncing thread covers only the current file) and closed.
-  private func rotateIfLong() {
+  private func rotateIfLong(force: Bool = false) {
     let old = state.withLock { state -> (fd: Int32, path: String, bytes: Int, through: UInt64)? in
-      guard state.fileBytes >= limits.fileBytes, state.broken == nil, !state.closed else { return nil }
+      guard state.fileBytes >= (force ? 1 : limits.fileBytes), state.broken == nil, !state.closed else { return nil }
       let path = files.path(startingAt: state.nextSequence)
       guard let fd = try? Self.create(path) else { return nil }  // the current file goes on; the next batch tries again
       let old = (state.fd, state.path, state.fileBytes, state.nextSequence - 1)

@@ -70,6 +70,7 @@ public final class SQLiteSceneStore: SceneStore {
     let directory = StateDirectory.containing(path)
     let files = RedoLogFiles(databasePath: path)
     let bootId = bootId ?? RunRecord.currentBootId()
+    let budget = DiskBudget.forFileSystem(of: directory)
     let database: SQLiteDatabase
     var reasons: [String] = []
     // Every check first, on a read-only connection (closing it writes nothing back): a refusal
@@ -97,8 +98,10 @@ public final class SQLiteSceneStore: SceneStore {
       // ~1,300 instructions per commit. What navd deletes (trimmed log rows, forgotten mutation
       // ids) is older than what the file keeps anyway (STORAGE.md §3, "Bounded size").
       try database.execute("PRAGMA secure_delete = OFF")
-      // Keeps the WAL file from staying large after a burst (it is reused, and truncated to this, at checkpoints).
-      try database.execute("PRAGMA journal_size_limit = 4194304")
+      // The WAL within its share of the disk budget: checkpointed past it, and cut back to it
+      // at checkpoints (it is reused) so it does not stay large after a burst.
+      try database.execute("PRAGMA wal_autocheckpoint = \(max(16, budget.walBytes / 4096))")
+      try database.execute("PRAGMA journal_size_limit = \(budget.walBytes)")
       try Schema.migrate(database)
     } catch {
       throw Self.explained(error, path: path)
@@ -117,13 +120,19 @@ public final class SQLiteSceneStore: SceneStore {
         databaseInode: RunRecord.inode(of: path), bootId: bootId, durability: durability, running: true)
       try record.write(in: directory)
       runRecord = Mutex(record)
+      let disk = DiskSpace(
+        directory: directory, budget: budget, reserve: DiskReserve(databasePath: path, bytes: budget.reserveBytes))
       switch durability {
       case .full:
-        commits = .storeThread(ThreadedCommits(writer: writer))
+        commits = .storeThread(ThreadedCommits(writer: writer, disk: disk))
       case .normal:
+        var limits = redoLimits
+        limits.fileBytes = min(limits.fileBytes, budget.redoFileBytes)
+        limits.backlogBytes = min(limits.backlogBytes, budget.backlogBytes)
         commits = .redoLog(
           try RedoLogCommits(
-            writer: writer, files: files, databasePath: path, nextSequence: replayed.last + 1, limits: redoLimits))
+            writer: writer, files: files, databasePath: path, nextSequence: replayed.last + 1, limits: limits,
+            disk: disk))
       }
     } catch {
       throw Self.explained(error, path: path)

@@ -102,6 +102,13 @@ final class StoreWriter: @unchecked Sendable {
     }
   }
 
+  /// Checkpoints the WAL into the database and truncates it to nothing (a disk short of space:
+  /// `DiskBudget`); false when SQLite could not (a reader in the way, no room for the pages).
+  @discardableResult
+  func checkpointAndTruncate() -> Bool {
+    (try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")) != nil
+  }
+
   /// Forgets the epochs known stored (they were changed outside `commit`).
   func forgetStoredEpochs() { storedEpochs = [:] }
 

@@ -13,23 +13,34 @@ final class ThreadedCommits: Sendable {
   private let queue = CommitQueue()
   private let thread: Mutex<OwnThread?>
 
-  /// Hands `writer` to a new store thread.
-  init(writer: StoreWriter) {
+  /// Hands `writer` to a new store thread; `disk` keeps the WAL within its budget.
+  init(writer: StoreWriter, disk: DiskSpace? = nil) {
     let queue = self.queue
     thread = Mutex(
       OwnThread(name: "navd-store") {
         while let jobs = queue.takeAll() {
-          let result: Result<Void, StoreError>
-          do throws(StoreError) {
-            try writer.commit(jobs.flatMap(\.records).map(StoreRow.init))
+          let rows = jobs.flatMap(\.records).map(StoreRow.init)
+          var result: Result<Void, StoreError> = Self.commit(rows, writer)
+          // A full disk: give up the reserve and cut the WAL back, then try once more at once.
+          if case .failure(let error) = result, error.kind == .full, let disk, disk.relieve(writer) {
+            result = Self.commit(rows, writer)
+          }
+          if case .success = result {
             queue.noteTransaction()
-            result = .success(())
-          } catch {
-            result = .failure(error)
+            disk?.keepWithinBudget(writer)
           }
           for job in jobs { job.waiter.resume(returning: result) }
         }
       })
+  }
+
+  private static func commit(_ rows: [StoreRow], _ writer: StoreWriter) -> Result<Void, StoreError> {
+    do throws(StoreError) {
+      try writer.commit(rows)
+      return .success(())
+    } catch {
+      return .failure(error)
+    }
   }
 
   /// Stores a group; returns once the store thread committed it, or throws and stores nothing.

@@ -26,7 +26,7 @@ struct DatabaseCreationTests {
     var state = SceneState.empty
     try await store.commit([try record(version: 1, ops: pushOps("a"), state: &state, snapshot: true)])
     store.close()
-    #expect(try entries(directory) == [SQLiteSceneStore.fileName, RunRecord.fileName])
+    #expect(try entries(directory) == [SQLiteSceneStore.fileName, DiskReserve.fileName, RunRecord.fileName])
     #expect(mode(directory.database) == 0o600)
     let database = try SQLiteDatabase(path: directory.database, readOnly: true)
     #expect(try database.integer("PRAGMA user_version") == Int64(Schema.current))
@@ -55,7 +55,7 @@ struct DatabaseCreationTests {
     let store = try SQLiteSceneStore(path: directory.database)
     #expect(try store.load().isEmpty)
     store.close()
-    #expect(try entries(directory) == [SQLiteSceneStore.fileName, RunRecord.fileName])
+    #expect(try entries(directory) == [SQLiteSceneStore.fileName, DiskReserve.fileName, RunRecord.fileName])
   }
 
   @Test("an existing database is opened as it is, never recreated")

@@ -9,6 +9,9 @@ import Testing
 final class SmallFileSystem {
   let directory = TemporaryDirectory()
   var path: String { directory.path }
+  let size: String
+
+  init(size: String = "1m") { self.size = size }
 
   static let available: Bool = {
     let probe = SmallFileSystem()
@@ -17,7 +20,7 @@ final class SmallFileSystem {
     return true
   }()
 
-  func mount() -> Bool { run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", path]) }
+  func mount() -> Bool { run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]) }
   func unmount() { _ = run("/bin/umount", [path]) }
 
   /// Writes a file until the file system refuses (ENOSPC); returns its path.
@@ -132,4 +135,87 @@ struct DiskFullTests {
     #expect(stored.mutationIds.map(\.mutationId) == ["m1", "m2", "m3"])
     await closeOffPool(store)
   }
+
+  @Test(
+    "the smallest state directory (a 4 MiB tmpfs, STORAGE.md §4): 3,000 commits fit, navd's files stay in their budget, a full disk heals once space is freed",
+    .enabled(if: SmallFileSystem.available, "needs root to mount a 4 MiB tmpfs (mount -t tmpfs); skipped here"),
+    arguments: [Durability.normal, .full])
+  func smallestStateDirectory(_ durability: Durability) async throws {
+    let disk = SmallFileSystem(size: "4m")
+    #expect(disk.mount())
+    defer { disk.unmount() }
+    let budget = DiskBudget.forFileSystem(of: disk.path)
+    #expect(budget.bytes == 1 << 20)
+    let database = disk.path + "/" + SQLiteSceneStore.fileName
+    let store = try SQLiteSceneStore(path: database, durability: durability)
+    var state = SceneState.empty
+    var version: UInt64 = 0
+    // Each version replaces the one item: the state stays small, the logs are what would grow.
+    var largest = 0
+    for index in 0..<3000 {
+      version += 1
+      // A root that stays, and above it one item replaced by each version.
+      let ops: [Op] =
+        version == 1
+        ? pushOps("root")
+        : (version == 2 ? [] : [.pop(expectTop: nil, animated: false)])
+          + pushOps("item\(index)", bytes: 100)
+      try await store.commit([
+        try record(version: version, ops: ops, state: &state, mutationId: "m\(version)", snapshot: version % 256 == 1)
+      ])
+      if index % 100 == 0 { largest = max(largest, try workingBytes(in: disk.path)) }
+    }
+    #expect(largest <= budget.bytes + budget.bytes / 2, "navd's working files took \(largest) bytes")
+
+    let filler = try disk.fill()
+    var failed = false
+    for _ in 0..<2000 where !failed {
+      var attempt = state
+      do {
+        try await store.commit([
+          try record(
+            version: version + 1, ops: [.pop(expectTop: nil, animated: false)] + pushOps("x", bytes: 200),
+            state: &attempt,
+            mutationId: "full")
+        ])
+        version += 1
+        state = attempt
+      } catch {
+        #expect((error as? StoreError)?.kind == .full, "\(error)")
+        failed = true
+      }
+    }
+    #expect(failed, "the filled disk never refused a commit")
+    try FileManager.default.removeItem(atPath: filler)
+    var healed = false
+    for _ in 0..<100 where !healed {
+      var attempt = state
+      do {
+        try await store.commit([
+          try record(
+            version: version + 1, ops: [.pop(expectTop: nil, animated: false)] + pushOps("after"), state: &attempt,
+            mutationId: "after")
+        ])
+        version += 1
+        state = attempt
+        healed = true
+      } catch {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    #expect(healed, "the disk had room again but commits kept failing")
+    await closeOffPool(store)
+    let reopened = try SQLiteSceneStore(path: database, durability: durability)
+    defer { reopened.close() }
+    let stored = try #require(try reopened.load().first)
+    #expect(stored.version == version)
+    #expect(stored.replayed().state == state)
+  }
+}
+
+/// The bytes of navd's working files in `directory`: the WAL, the redo log, the reserve.
+func workingBytes(in directory: String) throws -> Int {
+  try FileManager.default.contentsOfDirectory(atPath: directory)
+    .filter { $0.hasSuffix("-wal") || $0.hasPrefix(RedoLogFiles.prefix) || $0 == DiskReserve.fileName }
+    .reduce(0) { $0 + fileSize(directory + "/" + $1) }
 }
