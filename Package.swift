@@ -62,7 +62,8 @@ let package = Package(
     .testTarget(
       name: "NavServerTests",
       dependencies: ["NavServer", "NavService", "NavWire", "NavModel", "CNavSys", "NavTestSupport"]),
-    .testTarget(name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavService", "NavTestSupport"]),
+    .testTarget(
+      name: "NavEngineTests", dependencies: ["NavEngine", "NavModel", "NavService", "NavSystem", "NavTestSupport"]),
     .testTarget(
       name: "NavStoreTests", dependencies: ["NavStore", "NavEngine", "NavModel", "CSQLite", "NavTestSupport"],
       exclude: ["Fixtures"]),

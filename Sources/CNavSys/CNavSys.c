@@ -105,6 +105,11 @@ int cnav_heap_trim(void) {
   return malloc_trim(0);
 }
 
+size_t cnav_heap_in_use(void) {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
 int cnav_heap_fix_trim_threshold(size_t bytes) {
   return mallopt(M_TRIM_THRESHOLD, (int)bytes);
 }

@@ -12,8 +12,9 @@ public struct EngineConfiguration: Sendable {
   public var opLogBytes = 8 << 20
   /// Successful mutation ids remembered per scene for idempotent retries.
   public var rememberedMutationIds = 10_000
-  /// Bytes of remembered mutation ids per scene (client id, mutation id and
-  /// the remembered reply, with its overwritten values); the oldest are forgotten first.
+  /// Bytes of remembered mutation ids per scene, as the heap holds them (the tables' slots,
+  /// the id strings, the remembered reply with its overwritten values: `MutationMemory.footprint`);
+  /// the oldest are forgotten first.
   public var rememberedMutationIdBytes = 1 << 20
   /// A scene's store record carries a snapshot with its first version and
   /// then every this many versions (or sooner, see `snapshotBytes`), so

@@ -22,12 +22,25 @@ public struct MutationRequest: Sendable {
   public var policy: ConflictPolicy
   /// Who is writing: the client id it sent, else one derived from its connection.
   public var client: String
+  /// The caller's uid: remembered mutation ids are scoped by it as well as by `client`, so one
+  /// user never gets another's remembered reply (CONFLICTS.md I5). nil (in-process callers):
+  /// scoped by `client` alone.
+  public var uid: UInt32?
+
+  /// The id as remembered and stored: `mutationId`, prefixed with the uid's scope when there
+  /// is one (`"\u{1}1000\u{1}" + id`). Stored ids of a navd before the scope have none, so
+  /// no caller's retry matches them.
+  var scopedMutationId: String? {
+    guard let mutationId, let uid else { return mutationId }
+    return "\u{1}\(uid)\u{1}" + mutationId
+  }
 
   /// A request; without `baseVersion` it is a blind write, last writer wins.
   public init(
     ops: [Op], baseVersion: UInt64? = nil, epoch: String? = nil, mutationId: String? = nil,
-    policy: ConflictPolicy = .lastWriterWins, client: String
+    policy: ConflictPolicy = .lastWriterWins, client: String, uid: UInt32? = nil
   ) {
+    self.uid = uid
     self.ops = ops
     self.baseVersion = baseVersion
     self.epoch = epoch

@@ -26,7 +26,7 @@ extension SceneEngine {
               value: mutationId, limit: "mutationIdBytes", max: 128)), false
         )
       }
-      memoryKey = MutationMemory.Key(client: request.client, mutationId: mutationId)
+      memoryKey = MutationMemory.Key(client: request.client, mutationId: request.scopedMutationId ?? mutationId)
     }
     // The ops' wire form, encoded once: its digest recognises retries, its size is what the op
     // log counts, and the store writes these bytes.
@@ -39,8 +39,9 @@ extension SceneEngine {
           return (
             .failure(
               NavError(
-                .invalidMutation, "mutationId \"\(key.mutationId)\" was already used by this client for different ops",
-                field: "mutationId", value: key.mutationId)), inGroup != nil
+                .invalidMutation,
+                "mutationId \"\(request.mutationId ?? "")\" was already used by this client for different ops",
+                field: "mutationId", value: request.mutationId ?? "")), inGroup != nil
           )
         }
         var outcome = remembered.outcome
@@ -104,7 +105,8 @@ extension SceneEngine {
     let outcome = MutationOutcome(
       version: version, overwritten: overwritten, baseVersionExpired: expired, replayed: false)
     let entry = LogEntry(
-      version: version, client: request.client, mutationId: request.mutationId, ops: request.ops, opsBytes: opsBytes,
+      version: version, client: request.client, mutationId: request.scopedMutationId, ops: request.ops,
+      opsBytes: opsBytes,
       applied: applied, previousStack: plan.stack)
     let snapshot = plan.snapshots.record(version: version, opsBytes: opsBytes, configuration: configuration)
     plan.versions.append(

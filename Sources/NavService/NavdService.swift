@@ -123,7 +123,8 @@ public final class NavdService: CallHandler {
   private func mutate(_ call: MutateCall, _ context: any CallContext) {
     let request = MutationRequest(
       ops: call.ops, baseVersion: call.baseVersion, epoch: call.epoch, mutationId: call.mutationId,
-      policy: ConflictPolicy(call.policy), client: call.clientId ?? Self.connectionClient(context.connectionID))
+      policy: ConflictPolicy(call.policy), client: call.clientId ?? Self.connectionClient(context.connectionID),
+      uid: context.peer.uid)
     // No task per call (`Engine.submit`): a pipelined burst is one task and one group.
     engine.submit(scene: call.scene, request, executor: executor) { result in
       switch result {

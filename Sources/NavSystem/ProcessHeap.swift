@@ -29,4 +29,8 @@ public enum ProcessHeap {
   public static func fixTrimThreshold() {
     _ = cnav_heap_fix_trim_threshold(trimThreshold)
   }
+
+  /// Bytes malloc has handed out and not had back, in every arena and mmapped: what a
+  /// structure's memory bound is measured against (`MutationMemoryHeapTests`).
+  public static var bytesInUse: Int { Int(cnav_heap_in_use()) }
 }

@@ -41,12 +41,12 @@ struct ByteBoundTests {
   @Test("Limits: rememberedMutationIdBytes bounds the ids, oldest first, and the store forgets the same")
   func mutationIdBytes() async throws {
     let store = InMemorySceneStore()
-    let scene = makeScene(store: store) { $0.rememberedMutationIdBytes = 2000 }
+    let scene = makeScene(store: store) { $0.rememberedMutationIdBytes = 6000 }
     let longId = { (i: Int) in "id-\(i)-" + String(repeating: "m", count: 100) }
     for i in 1...60 {
       try await scene.commit(Sample.request([Sample.button("b\(i)")], mutationId: longId(i)))
       let memory = await scene.memory
-      #expect(memory.bytes <= 2000, "after \(i): \(memory.bytes) bytes")
+      #expect(memory.bytes <= 6000, "after \(i): \(memory.bytes) bytes")
       let stored = try store.load()[0].mutationIds
       #expect(stored.count == memory.count, "after \(i): the store keeps what the engine remembers")
       #expect(stored.allSatisfy { memory.lookup(.init(client: $0.client, mutationId: $0.mutationId)) != nil })

@@ -82,6 +82,9 @@ size_t cnav_heap_free_bytes(void);
 /// Gives the heap's free pages back to the kernel (malloc_trim(0)); 1 when it released any.
 int cnav_heap_trim(void);
 
+/// Bytes the heap has handed out and not taken back (mallinfo2: in arenas and mmapped).
+size_t cnav_heap_in_use(void);
+
 /// Fixes glibc's trim threshold (mallopt(M_TRIM_THRESHOLD)), which also stops glibc
 /// from raising it and the mmap threshold as it goes; 1 on success.
 int cnav_heap_fix_trim_threshold(size_t bytes);
