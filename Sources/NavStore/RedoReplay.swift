@@ -217,7 +217,10 @@ extension RedoReplay {
       }
       let found = pending(after: applied, in: contents)
       if found.endedAtGap, attempts < 20 { continue }
-      let problem = found.endedAtGap ? found.dropped : nil
+      // A file a start would refuse (not one of the log's) ends what is read here too: say so.
+      let problem =
+        found.endedAtGap
+        ? found.dropped : found.refusal.map { "the redo log was read only up to a file a start refuses: \($0)" }
       if found.rows.isEmpty { return Readable(database: problem == nil ? database : copy, problem: problem) }
       try StoreWriter(database: copy).commit(found.rows, redoSequence: found.last)
       return Readable(database: copy, problem: problem)

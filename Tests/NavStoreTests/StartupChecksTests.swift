@@ -77,6 +77,10 @@ struct StartupChecksTests {
     let bytes = try #require(FileManager.default.contents(atPath: copy.path + "/navd.redo.0000000000000002"))
     #expect(FileManager.default.createFile(atPath: copy.path + "/navd.redo.0000000000000009", contents: bytes))
     try expectRefusal(copy, ["navd.redo.0000000000000009 starts with record 2"])
+    // Export reads what it can, and says where it stopped.
+    let exported = try SceneArchive.export(databaseAt: copy.database)
+    #expect(exported.archive.scenes.first?.version == 3)
+    #expect(exported.problems.first?.contains("navd.redo.0000000000000009 starts with record 2") == true)
     try FileManager.default.removeItem(atPath: copy.path + "/navd.redo.0000000000000009")
     #expect(FileManager.default.createFile(atPath: copy.path + "/navd.redo.old", contents: bytes))
     try expectRefusal(copy, ["navd.redo.old: not a file of navd's redo log"])
