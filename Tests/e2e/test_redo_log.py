@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from navd_fixture import REPO_ROOT, Navd, encode_call
+from navd_fixture import REPO_ROOT, Navd, encode_call, unwrap
 
 NAVCTL = Path(os.environ.get("NAVCTL_BIN", REPO_ROOT / ".build" / "debug" / "navctl"))
 PIPELINED = 300
@@ -104,6 +104,32 @@ def test_a_torn_tail_is_cut_and_named_and_navd_starts_with_everything_before_it(
         assert reply["state"]["navigationBar"]["items"][-1]["title"] == expected["title"]
         warning = navd.wait_for_log("redo log ends in")[0]
         assert newest.name in warning and "dropped its last 29 bytes" in warning, warning
+
+
+def test_a_dropped_tail_starts_a_new_epoch_and_a_resume_from_the_old_one_gets_a_snapshot(state_dir):
+    """STORAGE.md §4, "New epochs": the kept versions go on under a new epoch, logged."""
+    navd = Navd(["--state-dir", state_dir], name="redo-epoch")
+    try:
+        navd.start()
+        last = pipelined_titles(navd, "main", 20)
+        old_epoch = state_of(navd, "main")["epoch"]
+        os.kill(navd.pid, signal.SIGKILL)
+        navd.process.wait(10)
+    finally:
+        navd.cleanup()
+    with open(redo_files(state_dir)[-1], "ab") as log:
+        log.write(b"\x20\x00\x00\x00torn")
+    with Navd(["--state-dir", state_dir]) as navd:
+        reply = state_of(navd, "main")
+        assert reply["version"] == last, "what the database and the log held is kept"
+        assert reply["epoch"] != old_epoch
+        warning = navd.wait_for_log("started a new epoch")[0]
+        assert "1 scene(s)" in warning and "the redo log ends in" in warning, warning
+        with navd.connect() as subscriber:
+            subscriber.send("io.navd.Subscribe", {
+                "scene": "main", "view": "state", "sinceVersion": last - 1, "epoch": old_epoch}, more=True)
+            first = unwrap(subscriber.recv())
+        assert first["kind"] == "snapshot" and first["epoch"] == reply["epoch"], first
 
 
 def test_navctl_export_while_navd_runs_holds_the_newest_acknowledged_version(state_dir):
