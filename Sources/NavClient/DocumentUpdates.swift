@@ -18,11 +18,25 @@ public struct DocumentUpdates: AsyncSequence, Sendable {
   let socketPath: String
   let connectTimeout: Duration?
   let backoff: Backoff.Configuration
+  var connectionObserver: StreamConnectionObserver? = nil
+
+  /// The same updates, telling `observer` whenever the connection is lost (`.reconnecting`)
+  /// and once it is open again (`.connected`), so a front end can show that it is not live.
+  ///
+  /// The first `.connected` comes when the first connection opens; after that only changes are
+  /// reported. The observer runs on the iterating task, between `next()` calls' IO: keep it short.
+  public func reportingConnection(to observer: @escaping StreamConnectionObserver) -> DocumentUpdates {
+    var copy = self
+    copy.connectionObserver = observer
+    return copy
+  }
 
   /// Starts a new subscription.
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      driver: StreamDriver(tracker, socketPath: socketPath, connectTimeout: connectTimeout, backoff: backoff))
+      driver: StreamDriver(
+        tracker, socketPath: socketPath, connectTimeout: connectTimeout, backoff: backoff,
+        connectionObserver: connectionObserver))
   }
 
   /// Pulls updates from one subscription.

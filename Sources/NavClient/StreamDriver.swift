@@ -42,12 +42,19 @@ actor StreamDriver<Reducer: StreamReducer> {
   private var delayBeforeConnect: Duration?
   private var connectedOnce = false
   private var finished = false
+  private let connectionObserver: StreamConnectionObserver?
+  /// What `connectionObserver` was last told; nil before the first connection.
+  private var reportedState: StreamConnectionState?
 
-  init(_ reducer: Reducer, socketPath: String, connectTimeout: Duration?, backoff: Backoff.Configuration) {
+  init(
+    _ reducer: Reducer, socketPath: String, connectTimeout: Duration?, backoff: Backoff.Configuration,
+    connectionObserver: StreamConnectionObserver? = nil
+  ) {
     self.reducer = reducer
     self.socketPath = socketPath
     self.connectTimeout = connectTimeout
     self.backoff = Backoff(backoff)
+    self.connectionObserver = connectionObserver
   }
 
   deinit {
@@ -75,6 +82,7 @@ actor StreamDriver<Reducer: StreamReducer> {
         drop()
         if Task.isCancelled { return end() }
         if let error = error as? NavClientError, error == .disconnected, reducer.reconnects {
+          report(.reconnecting)
           delayBeforeConnect = backoff.next()
           continue
         }
@@ -85,6 +93,7 @@ actor StreamDriver<Reducer: StreamReducer> {
         // navd ended the stream by itself (shutting down, say): like a disconnect.
         drop()
         guard reducer.reconnects else { return end() }
+        report(.reconnecting)
         delayBeforeConnect = backoff.next()
         continue
       }
@@ -92,6 +101,7 @@ actor StreamDriver<Reducer: StreamReducer> {
         // navd is stopping or restarting (PROTOCOL.md "Stopping and restarting"): resume
         // like after a disconnect, from the last version seen.
         drop()
+        report(.reconnecting)
         delayBeforeConnect = backoff.next()
         continue
       }
@@ -145,7 +155,16 @@ actor StreamDriver<Reducer: StreamReducer> {
     }
     connection = opened
     connectedOnce = true
+    report(.connected)
     return opened
+  }
+
+  /// Tells the observer of a change (only of a change: a failed reconnection attempt is still
+  /// `.reconnecting`).
+  private func report(_ state: StreamConnectionState) {
+    guard let connectionObserver, reportedState != state else { return }
+    reportedState = state
+    connectionObserver(state)
   }
 
   private static func isTransient(_ error: NavClientError) -> Bool {

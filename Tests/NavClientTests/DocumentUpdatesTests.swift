@@ -115,6 +115,30 @@ struct DocumentUpdatesTests {
     #expect(server.connectionCount == 2)
   }
 
+  @Test("reportingConnection: connected, reconnecting when the stream drops, connected again on resuming")
+  func reportsConnectionChanges() async throws {
+    let server = try FakeVarlinkServer { exchange in
+      exchange.count == 1
+        ? [.reply(snapshot(3, ["title": "C"]), continues: true), .close]
+        : [.reply(update(3, 4, setTitle("D")), continues: true)]
+    }
+    defer { server.stop() }
+    let states = Mutex<[StreamConnectionState]>([])
+    let updates = makeClient(server).updates(scene: "main").reportingConnection { state in
+      states.withLock { $0.append(state) }
+    }
+    let (versions, whileFirst) = try await within { () async throws -> ([UInt64?], [StreamConnectionState]) in
+      var iterator = updates.makeAsyncIterator()
+      let first = try await iterator.next()?.version
+      let seen = states.withLock { $0 }
+      return ([first, try await iterator.next()?.version], seen)
+    }
+    #expect(versions == [3, 4])
+    #expect(whileFirst == [.connected])
+    let all = states.withLock { $0 }
+    #expect(all == [.connected, .reconnecting, .connected])
+  }
+
   @Test("navd restarting: the client retries with backoff while nothing listens, then resumes")
   func reconnectAfterRestart() async throws {
     let directory = try FakeVarlinkServer.makeTemporaryDirectory()
