@@ -39,6 +39,8 @@ final class SceneWindow {
   private var drawnGeneration = 0
   private var resizeTimer: UInt32 = 0
   private var message: String?
+  /// Told when the window closes.
+  private let onClose: @MainActor (SceneWindow) -> Void
 
   /// How long a width must hold before the window subscribes at it.
   static let resizeDebounceMilliseconds: UInt32 = 120
@@ -47,8 +49,10 @@ final class SceneWindow {
 
   init(
     application: UnsafeMutablePointer<GtkApplication>, scene: String, number: Int, width: Int, height: Int,
-    client: NavClient, waitForScene: Bool, trace: Bool, styles: Styles
+    client: NavClient, waitForScene: Bool, trace: Bool, styles: Styles,
+    onClose: @escaping @MainActor (SceneWindow) -> Void
   ) {
+    self.onClose = onClose
     self.scene = scene
     self.number = number
     self.client = client
@@ -78,6 +82,10 @@ final class SceneWindow {
     append(column, toolbarSlot)
     gtk_window_set_child(cast(window), column)
     Signals.connectSize(raw(content), "resize") { [weak self] width, _ in self?.resized(to: Int(width)) }
+    Signals.connectReturningBool(raw(window), "close-request") { [weak self] in
+      self?.close()
+      return false  // and let GTK destroy the window
+    }
     subscribe(width: width)
     gtk_window_present(cast(window))
   }
@@ -106,7 +114,7 @@ final class SceneWindow {
   }
 
   private func received(_ update: DocumentUpdate, generation: Int, width: Int) {
-    guard generation >= drawnGeneration else { return }
+    guard generation >= drawnGeneration, generation <= newestGeneration else { return }
     let transition: Transition
     if generation > drawnGeneration {
       // The new width's first document: the older subscriptions have served their turn.
@@ -143,13 +151,22 @@ final class SceneWindow {
     subscriptions[generation] = nil
     guard generation == newestGeneration else { return }
     connected = false
+    // navd away or not answering: try again; navd's refusal (a scene that does not exist, with
+    // --no-wait) or a broken reply: say so and stop.
     let retry: Bool
-    if let error = error as? NavClientError, case .unreachable = error {
-      message = "cannot reach navd at \(client.socketPath); retrying"
+    switch error as? NavClientError {
+    case .unreachable(let path, _, _):
+      message = "cannot reach navd at \(path); retrying"
       retry = true
-    } else {
+    case .disconnected, .timedOut, .system:
+      message = "\(error); retrying"
+      retry = true
+    case .remote(let name, _):
+      message = "navd refused: \(name)"
+      retry = false
+    case .protocolViolation, nil:
       message = "\(error)"
-      retry = !(error is NavClientError) || "\(error)".contains("disconnected")
+      retry = false
     }
     output("navd-gtk: window \(number) (\(scene)): \(message!)", toStandardError: true)
     showStatus()
@@ -159,6 +176,18 @@ final class SceneWindow {
         self.subscribe(width: self.subscribedWidth)
       }
     }
+  }
+
+  /// The window is closing: end its subscriptions (they would draw into destroyed widgets) and
+  /// let the application forget it. The application ends with its last window.
+  private func close() {
+    for task in subscriptions.values { task.cancel() }
+    subscriptions = [:]
+    newestGeneration += 1
+    drawnGeneration = newestGeneration
+    if resizeTimer != 0 { g_source_remove(resizeTimer) }
+    resizeTimer = 0
+    onClose(self)
   }
 
   // MARK: Resizing
@@ -197,7 +226,7 @@ final class SceneWindow {
       gtk_stack_remove(stack, page)
     }
     gtk_stack_add_child(stack, bar)
-    gtk_stack_set_visible_child_full(stack, "", Self.stackTransition(transition))
+    gtk_stack_set_transition_type(stack, Self.stackTransition(transition))
     gtk_stack_set_visible_child(stack, bar)
     gtk_widget_set_visible(navigationStack, next.navigationBar.hidden ? 0 : 1)
 

@@ -44,7 +44,7 @@ MainActor.assumeIsolated {
         SceneWindow(
           application: application, scene: window.scene, number: index + 1, width: window.width,
           height: options.height, client: client, waitForScene: options.waitForScene, trace: options.trace,
-          styles: styles))
+          styles: styles, onClose: { closed in Application.windows.removeAll { $0 === closed } }))
     }
   }
   let status = g_application_run(
