@@ -222,7 +222,15 @@ final class RedoLogCommits: Sendable {
       // Not a condition that heals by itself: say so to the writer rather than pile records up.
       return .failed(StoreError(failure.kind, "the database refuses the redo log's records: \(failure.message)"))
     }
-    guard state.backlog < limits.backlogBytes else { return .full }
+    guard state.backlog < limits.backlogBytes else {
+      // The applier is behind because the disk is full: waiting would hang the writer until
+      // space returns. It gets the error now; its next try may find room.
+      if let failure = state.applyFailure {
+        return .failed(
+          StoreError(failure.kind, "the redo log's backlog is full and its applier cannot write: \(failure.message)"))
+      }
+      return .full
+    }
     let record = RedoRecord.encoded(sequence: state.nextSequence, rows: rows)
     let written = record.withUnsafeBytes { Self.writeAll(state.fd, $0) }
     let length = record.count
@@ -374,9 +382,10 @@ final class RedoLogCommits: Sendable {
         let (closing, waiters) = state.withLock { state in
           state.applyFailure = error
           // Commits waiting for the backlog fail now, as new ones do (`append`), rather than
-          // wait for a database that refuses their predecessors.
+          // wait for a database that refuses their predecessors (a full disk too: it may
+          // stay full until someone acts, and the writer is told).
           var waiters: [CheckedContinuation<Void, Never>] = []
-          if error.kind != .full { swap(&waiters, &state.waiters) }
+          swap(&waiters, &state.waiters)
           return (state.closed, waiters)
         }
         for waiter in waiters { waiter.resume() }

@@ -129,6 +129,8 @@ public final class SQLiteSceneStore: SceneStore {
         var limits = redoLimits
         limits.fileBytes = min(limits.fileBytes, budget.redoFileBytes)
         limits.backlogBytes = min(limits.backlogBytes, budget.backlogBytes)
+        // A transaction the reserve can let through on a full disk.
+        limits.transactionBytes = min(limits.transactionBytes, max(16 << 10, budget.reserveBytes / 2))
         commits = .redoLog(
           try RedoLogCommits(
             writer: writer, files: files, databasePath: path, nextSequence: replayed.last + 1, limits: limits,

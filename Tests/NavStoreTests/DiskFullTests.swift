@@ -188,7 +188,8 @@ struct DiskFullTests {
     #expect(failed, "the filled disk never refused a commit")
     try FileManager.default.removeItem(atPath: filler)
     var healed = false
-    for _ in 0..<100 where !healed {
+    // The applier retries a refused batch up to 1 s apart: within a few seconds it finds the room.
+    for _ in 0..<300 where !healed {
       var attempt = state
       do {
         try await store.commit([
