@@ -89,3 +89,49 @@ def test_system_service_keeps_the_contract_of_issue_10(staged):
     assert "ListenStream=/run/navd/navd.sock" in socket_unit and "SocketGroup=navd" in socket_unit
     assert "FileDescriptorName=navd" in socket_unit
     assert "ListenStream=%t/navd/navd.sock" in (staged["user"] / "navd.socket").read_text()
+
+
+def settings_of(unit: Path) -> list[tuple[str, str]]:
+    return [tuple(line.split("=", 1)) for line in unit.read_text().splitlines()
+            if "=" in line and not line.startswith("#")]
+
+
+def test_user_service_exposure_at_most_3_0(staged):
+    """issue 26: the user unit scores ≤ 3.0 too (user units are scored with XDG_RUNTIME_DIR set)."""
+    result = analyze("security", "--offline=true", "--threshold=30", "navd.service", user=True, cwd=staged["user"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    level = re.search(r"Overall exposure level for navd.service: (\d+\.\d+)", result.stdout)
+    assert level and float(level.group(1)) <= 3.0, result.stdout
+
+
+@pytest.mark.parametrize("instance", ["system", "user"])
+def test_the_syscall_filter_lets_navd_lower_its_redo_thread(staged, instance):
+    """issue 26: ~@resources denies setpriority on 252, so the filter gives it back
+    afterwards (the last assignment wins for the calls it names)."""
+    filters = [value for key, value in settings_of(staged[instance] / "navd.service") if key == "SystemCallFilter"]
+    assert filters[0] == "@system-service" and "@resources" in filters[1] and filters[1].startswith("~")
+    assert filters[-1] == "setpriority"
+
+
+def test_the_user_unit_keeps_its_state_where_navctl_looks(staged):
+    """issue 26: no StateDirectory= (252 puts it under ~/.config); the XDG default,
+    ~/.local/state/navd, created before the sandbox and the one path it may write."""
+    settings = settings_of(staged["user"] / "navd.service")
+    keys = [key for key, _ in settings]
+    assert "StateDirectory" not in keys
+    values = dict(settings)
+    assert values["ExecStart"].endswith("/navd --state-dir %h/.local/state/navd")
+    assert values["ExecStartPre"] == "+/bin/mkdir -p %h/.local/state/navd"
+    assert values["ReadWritePaths"] == "%h/.local/state/navd" and values["ProtectHome"] == "read-only"
+
+
+def test_the_socket_group_is_granted_by_the_shipped_configuration(staged):
+    """issue 26: navd.socket opens the socket to group navd (0660); the shipped navd.conf
+    has the policy line that lets that group in (read), and tmpfiles.d leaves /etc alone."""
+    socket_settings = dict(settings_of(staged["system"] / "navd.socket"))
+    assert (socket_settings["SocketGroup"], socket_settings["SocketMode"]) == ("navd", "0660")
+    conf = (staged["etc"] / "navd" / "navd.conf").read_text()
+    assert re.search(r"^\[Access\]$(?:\n#.*)*\nAllow=group:navd read$", conf, re.M), conf
+    tmpfiles = [line for line in (staged["lib"] / "tmpfiles.d" / "navd.conf").read_text().splitlines()
+                if line and not line.startswith("#")]
+    assert tmpfiles == ["d /var/lib/navd 0700 navd navd -"]
