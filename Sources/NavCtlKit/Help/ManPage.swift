@@ -62,7 +62,10 @@ public enum ManPage {
     out += escape("navctl pop --expect \"$id\"             # exit 4 if someone else pushed meanwhile") + "\n"
     out += escape("navctl --json watch | jq -c .kind        # one line per update, as it happens") + "\n"
     out += ".RE\n.fi\n"
-    out += ".SH SEE ALSO\n.BR navd (8),\n.BR varlinkctl (1)\n"
+    // Debian 12 has no varlinkctl (systemd 254+): name the Varlink client it does have.
+    out += ".SH SEE ALSO\n.BR navd (8);\n"
+    out += "the protocol, \\fI/usr/share/doc/navd/PROTOCOL.md\\fR (Protocol/ in the source);\n"
+    out += "any Varlink client, e.g. \\fBpython3 \\-m varlink.cli\\fR (python3\\-varlink).\n"
     return out
   }
 
