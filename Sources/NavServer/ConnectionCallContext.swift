@@ -89,6 +89,8 @@ extension Log {
     for key in ["field", "parameter", "value", "limit", "right", "scene"] {
       if let value = parameters[key]?.stringValue { fields.append((key, value)) }
     }
+    // A Conflict or a baseVersion ahead of the scene: the scene's version (journal VERSION=).
+    if let version = parameters["currentVersion"]?.numberValue { fields.append(("version", String(Int64(version)))) }
     fields += [
       ("connection", String(connection)), ("pid", String(peer.pid)), ("uid", String(peer.uid)),
       ("gid", String(peer.gid)),
