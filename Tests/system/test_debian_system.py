@@ -33,6 +33,12 @@ def show(container, prop: str, unit: str = "navd.service") -> str:
     return container.run(["systemctl", "show", "-p", prop, "--value", unit]).stdout.strip()
 
 
+def allow_restarts(container) -> None:
+    """These tests restart navd more often than StartLimitBurst= allows in
+    StartLimitIntervalSec= (5 in 10 s); reset-failed resets that count."""
+    container.run(["systemctl", "reset-failed", "navd.service"])
+
+
 def main_pid(container) -> int:
     return int(show(container, "MainPID"))
 
@@ -225,6 +231,7 @@ def test_stop_ends_streams_with_server_stopping_and_the_socket_stays(container, 
 
 
 def test_the_fd_store_restart_keeps_clients_and_subscribers_resume(container, root_agent):
+    allow_restarts(container)
     root_agent.connect("sub")
     root_agent.send("sub", "io.navd.Subscribe", {"scene": "main", "view": "state"}, more=True)
     assert root_agent.recv("sub")["reply"]["parameters"]["version"] == 2
@@ -240,8 +247,24 @@ def test_the_fd_store_restart_keeps_clients_and_subscribers_resume(container, ro
     root_agent.request(op="close", conn="sub")
 
 
+def test_systemctl_restart_is_a_stop_and_a_start(container, root_agent):
+    """navd(8), RESTARTS: `systemctl restart` ends streams with restarting false (the
+    hand-over that keeps clients is `systemctl kill -s USR2`); the state carries over."""
+    root_agent.connect("sub")
+    root_agent.send("sub", "io.navd.Subscribe", {"scene": "main", "view": "state"}, more=True)
+    version = root_agent.recv("sub")["reply"]["parameters"]["version"]
+    before = main_pid(container)
+    container.run(["systemctl", "restart", "navd.service"], timeout=60)
+    final = root_agent.recv("sub")["reply"]
+    assert final["error"] == "io.navd.ServerStopping" and final["parameters"]["restarting"] is False, final
+    assert main_pid(container) not in (0, before)
+    root_agent.connect("first")
+    assert root_agent.call("first", "io.navd.GetState", {"scene": "main"})["version"] == version
+
+
 @pytest.mark.parametrize("signal", ["SEGV", "KILL"])
 def test_restart_after_a_crash_loses_no_acknowledged_mutation(container, root_agent, signal):
+    allow_restarts(container)
     acknowledged = 0
     for n in range(20):
         acknowledged = root_agent.call("first", "io.navd.Mutate",
@@ -260,6 +283,7 @@ def test_restart_after_a_crash_loses_no_acknowledged_mutation(container, root_ag
 
 
 def test_the_watchdog_restarts_a_stopped_navd_within_watchdog_sec(container, root_agent):
+    allow_restarts(container)
     container.shell("mkdir -p /etc/systemd/system/navd.service.d && "
                     "printf '[Service]\\nWatchdogSec=3s\\n' > /etc/systemd/system/navd.service.d/50-test.conf && "
                     "systemctl daemon-reload && systemctl restart navd.service")
