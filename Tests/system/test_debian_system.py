@@ -56,11 +56,6 @@ def navd_entries(container, message_id: str) -> list[dict]:
     return journal(container, "SYSLOG_IDENTIFIER=navd", f"MESSAGE_ID={message_id}")
 
 
-PENDING_I26_CODE = pytest.mark.xfail(
-    reason="needs the other half of issue 26 (navctl's XDG default state directory; root restoring "
-           "into a navd-owned directory): remove this marker once it is on main", strict=False)
-
-
 @pytest.fixture(scope="module")
 def root_agent(container):
     agent = Agent(container)
@@ -307,24 +302,25 @@ def test_the_watchdog_restarts_a_stopped_navd_within_watchdog_sec(container, roo
 
 # --- backup and restore (navd(8), EXAMPLES and STATE) ---------------------------------
 
-@PENDING_I26_CODE
 def test_backup_and_restore_of_the_system_service_as_root(container, root_agent):
+    """navd(8), STATE: the recovery recipe for the system service, as root, as written."""
     version = root_agent.call("first", "io.navd.GetState", {"scene": "main"})["version"]
-    container.shell("cd /root && navctl export --state-dir /var/lib/navd > navd-backup.json")
-    # Lose the state: the service stopped, the database moved aside.
-    container.shell("systemctl stop navd.socket navd.service && mkdir -p /root/aside "
-                    "&& mv /var/lib/navd/navd.db* /root/aside/")
+    # A navd that will not start (as after a damaged database): nothing serves meanwhile.
+    container.run(["systemctl", "stop", "navd.socket", "navd.service"])
+    page = container.shell("zcat /usr/share/man/man8/navd.8.gz")
+    recipe = page[page.index("For the system service, as root:"):]
+    recipe = recipe[recipe.index(".RS\n") + 4:recipe.index("\n.RE")]
+    commands = [line.replace("\\-", "-") for line in recipe.splitlines()]
+    assert commands[0].startswith("navctl export") and commands[-2].startswith("navctl import"), commands
     try:
-        result = container.run(["navctl", "import", "--state-dir", "/var/lib/navd", "/root/navd-backup.json"],
-                               check=False)
-        assert result.returncode == 0, result.stdout + result.stderr
+        container.shell("cd /root && " + " && ".join(commands))
         assert container.shell("stat -c '%U %a' /var/lib/navd/navd.db").strip() == "navd 600"
+        assert container.run(["test", "-e", "/var/lib/navd/navd.db.damaged"], check=False).returncode == 0
     finally:
-        # Whatever happened, the tests after this one get the service back.
-        container.shell("[ -e /var/lib/navd/navd.db ] || mv /root/aside/navd.db* /var/lib/navd/; "
-                        "systemctl start navd.socket")
+        container.run(["systemctl", "start", "navd.socket"])
     root_agent.connect("first")
-    assert root_agent.call("first", "io.navd.GetState", {"scene": "main"})["version"] == version
+    state = root_agent.call("first", "io.navd.GetState", {"scene": "main"})
+    assert state["version"] == version
 
 
 # --- the user instance ----------------------------------------------------------------
@@ -356,7 +352,6 @@ def test_the_user_instance_with_lingering(container):
     assert level and float(level.group(1)) <= 3.0, security.stdout[-2000:] + security.stderr
 
 
-@PENDING_I26_CODE
 def test_navctl_finds_the_user_instances_state_by_default(container):
     # Without --state-dir and without XDG_STATE_HOME: ~/.local/state/navd, the unit's.
     exported = container.run(["sh", "-c", "cd && navctl export"], user="dave", check=False)
