@@ -14,12 +14,14 @@ public struct Activations: AsyncSequence, Sendable {
   let socketPath: String
   let connectTimeout: Duration?
   let backoff: Backoff.Configuration
+  let follow: FollowPolicy
 
   /// Starts watching.
   public func makeAsyncIterator() -> Iterator {
     Iterator(
       driver: StreamDriver(
-        ActionWatcher(scene: scene), socketPath: socketPath, connectTimeout: connectTimeout, backoff: backoff))
+        ActionWatcher(scene: scene), socketPath: socketPath, connectTimeout: connectTimeout, backoff: backoff,
+        follow: follow))
   }
 
   /// Pulls activations from one watch.

@@ -85,8 +85,13 @@ final class ClientConnection: @unchecked Sendable {
   /// Cancelling the task or reaching `timeout` abandons just this call: it throws at once,
   /// and its reply, when it comes, is dropped, so pipelined calls keep their order.
   func call(_ call: VarlinkCall, timeout: Duration?) async throws -> VarlinkReply {
-    let id = nextID.add(1, ordering: .relaxed).oldValue
     let bytes = call.encoded()
+    // navd closes a connection whose frame passes its limit (PROTOCOL §9.13), which would
+    // read as a lost reply; a request that cannot fit is refused here, naming the limit.
+    guard bytes.count - 1 <= NavClient.maxRequestBytes else {
+      throw NavClientError.requestTooLarge(bytes: bytes.count - 1, limit: NavClient.maxRequestBytes)
+    }
+    let id = nextID.add(1, ordering: .relaxed).oldValue
     // Counted before the cancellation handler can run, so `abandon` knows a start is still coming.
     startsPending.add(1, ordering: .relaxed)
     return try await withTaskCancellationHandler {

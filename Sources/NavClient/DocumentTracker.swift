@@ -50,6 +50,13 @@ struct DocumentTracker: StreamReducer {
     } catch {
       throw .protocolViolation(error.description)
     }
+    let step = digest(frame)
+    guard case .yield(var update) = step else { return step }
+    update.frame = .object(reply.parameters)
+    return .yield(update)
+  }
+
+  private mutating func digest(_ frame: SubscribeFrame) -> StreamStep<DocumentUpdate> {
     switch frame {
     case .snapshot(let snapshot):
       current = DocumentCheckpoint(version: snapshot.version, document: snapshot.document, epoch: snapshot.epoch)

@@ -22,6 +22,9 @@ public struct DocumentUpdate: Sendable, Hashable {
   public var coalesced: Bool
   /// The history `version` belongs to (from the last snapshot); nil when navd did not say.
   public var epoch: String?
+  /// The `Subscribe` reply this step came from, as navd sent it (`navctl watch --json` prints it);
+  /// `.null` for updates made in tests.
+  public var frame: JSONValue = .null
 
   /// Creates an update (tests, fakes).
   public init(

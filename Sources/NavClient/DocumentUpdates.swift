@@ -18,6 +18,7 @@ public struct DocumentUpdates: AsyncSequence, Sendable {
   let socketPath: String
   let connectTimeout: Duration?
   let backoff: Backoff.Configuration
+  let follow: FollowPolicy
   var connectionObserver: StreamConnectionObserver? = nil
 
   /// The same updates, telling `observer` whenever the connection is lost (`.reconnecting`)
@@ -36,7 +37,7 @@ public struct DocumentUpdates: AsyncSequence, Sendable {
     Iterator(
       driver: StreamDriver(
         tracker, socketPath: socketPath, connectTimeout: connectTimeout, backoff: backoff,
-        connectionObserver: connectionObserver))
+        follow: follow, connectionObserver: connectionObserver))
   }
 
   /// Pulls updates from one subscription.

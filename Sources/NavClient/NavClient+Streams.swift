@@ -16,34 +16,43 @@ extension NavClient {
   ///     throwing `io.navd.SceneNotFound`. Off by default, so a mistyped scene name fails at
   ///     once rather than showing an empty bar forever; a front end that may start before the
   ///     app that creates its scene turns it on.
+  ///   - follow: whether to reconnect and resume when navd goes away, and for how long.
   public func updates(
     scene: String = "main", view: DocumentKind = .layout, width: Double? = nil, since: DocumentCheckpoint? = nil,
-    waitForScene: Bool = false
+    waitForScene: Bool = false, follow: FollowPolicy = .forever
   ) -> DocumentUpdates {
-    updates(scene: scene, view: view, metrics: LayoutMetrics(width: width), since: since, waitForScene: waitForScene)
+    updates(
+      scene: scene, view: view, metrics: LayoutMetrics(width: width), since: since, waitForScene: waitForScene,
+      follow: follow)
   }
 
   /// `updates(scene:view:width:since:waitForScene:)` with every layout metric of SEMANTICS R7
   /// (width, compact, bar positions) for the layout view.
   public func updates(
     scene: String = "main", view: DocumentKind = .layout, metrics: LayoutMetrics, since: DocumentCheckpoint? = nil,
-    waitForScene: Bool = false
+    waitForScene: Bool = false, follow: FollowPolicy = .forever
   ) -> DocumentUpdates {
     DocumentUpdates(
       tracker: DocumentTracker(
         scene: scene, view: view, metrics: metrics, since: since, waitForScene: waitForScene),
-      socketPath: socketPath, connectTimeout: timeout, backoff: backoff)
+      socketPath: socketPath, connectTimeout: timeout, backoff: backoff, follow: follow)
   }
 
   /// Every activation of the scene's bar button items (`WatchActions`).
-  public func actions(scene: String = "main") -> Activations {
-    Activations(scene: scene, socketPath: socketPath, connectTimeout: timeout, backoff: backoff)
+  public func actions(scene: String = "main", follow: FollowPolicy = .forever) -> Activations {
+    Activations(scene: scene, socketPath: socketPath, connectTimeout: timeout, backoff: backoff, follow: follow)
   }
 
   /// Makes any call with `"more": true` and yields each reply's parameters (navctl's `call --more`).
-  public func replies(method: String, parameters: [String: JSONValue] = [:]) -> Replies {
+  ///
+  /// With a `follow` policy that reconnects, the same call is made again on a new connection
+  /// when navd goes away (right for `WatchActions`, which has nothing to resume; a `Subscribe`
+  /// made this way starts over with a snapshot: `updates` resumes instead).
+  public func replies(method: String, parameters: [String: JSONValue] = [:], follow: FollowPolicy = .never)
+    -> Replies
+  {
     Replies(
       call: VarlinkCall(method: method, parameters: parameters, more: true), socketPath: socketPath,
-      connectTimeout: timeout)
+      connectTimeout: timeout, backoff: backoff, follow: follow)
   }
 }

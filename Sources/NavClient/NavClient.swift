@@ -16,6 +16,10 @@ public final class NavClient: Sendable {
   public let clientId: String
   /// How long a call may take, connecting included; nil waits forever. Streams are not limited.
   public let timeout: Duration?
+  /// The longest request this client sends, in bytes without the terminating NUL: navd's
+  /// default frame limit (`--max-frame-bytes`, PROTOCOL §9.13). A longer one throws
+  /// `.requestTooLarge` without being sent.
+  public static let maxRequestBytes = VarlinkFrameDecoder.defaultMaxFrameBytes
   /// Delays between reconnection attempts of subscriptions.
   let backoff: Backoff.Configuration
   let shared: SharedConnection

@@ -24,6 +24,11 @@ public enum NavClientError: Error, Sendable, Hashable, CustomStringConvertible {
   case disconnected
   /// A system call failed in a way none of the cases above covers (`socket` out of descriptors, …).
   case system(function: String, errno: Int32)
+  /// The call was not sent: encoded, it is `bytes` long, beyond navd's frame limit of `limit`
+  /// bytes (PROTOCOL §9.13), which navd would answer by closing the connection.
+  case requestTooLarge(bytes: Int, limit: Int)
+  /// A following stream lost navd and could not reconnect within its `FollowPolicy.giveUpAfter`.
+  case gone(socketPath: String, after: Duration)
 
   /// The Varlink error name of a `.remote` error, else nil.
   public var remoteName: String? {
@@ -71,6 +76,10 @@ public enum NavClientError: Error, Sendable, Hashable, CustomStringConvertible {
       return "the connection to navd closed before the reply arrived"
     case .system(let function, let errno):
       return "\(function) failed: \(Self.errorText(errno))"
+    case .requestTooLarge(let bytes, let limit):
+      return "the request is \(bytes) bytes, beyond navd's frame limit of \(limit) bytes; nothing was sent"
+    case .gone(let path, let after):
+      return "navd at \(path) went away and did not come back within \(after)"
     }
   }
 

@@ -3,8 +3,8 @@ import NavWire
 
 /// The replies of any streaming call (`"more": true`), as parameter objects, until the final one.
 ///
-/// No reconnection: a dropped connection throws `.disconnected`. For Subscribe and
-/// WatchActions prefer `updates` and `actions`, which resume.
+/// Without a reconnecting `FollowPolicy`, a dropped connection throws `.disconnected`. For
+/// Subscribe prefer `updates`, which resumes.
 public struct Replies: AsyncSequence, Sendable {
   /// Each element is one reply's parameters object.
   public typealias Element = JSONValue
@@ -12,12 +12,15 @@ public struct Replies: AsyncSequence, Sendable {
   let call: VarlinkCall
   let socketPath: String
   let connectTimeout: Duration?
+  let backoff: Backoff.Configuration
+  let follow: FollowPolicy
 
   /// Makes the call on a new connection.
   public func makeAsyncIterator() -> Iterator {
     Iterator(
       driver: StreamDriver(
-        RawStream(call: call), socketPath: socketPath, connectTimeout: connectTimeout, backoff: .standard))
+        RawStream(call: call), socketPath: socketPath, connectTimeout: connectTimeout, backoff: backoff,
+        follow: follow))
   }
 
   /// Pulls the replies of one call.
@@ -31,11 +34,12 @@ public struct Replies: AsyncSequence, Sendable {
   }
 }
 
-/// Passes replies through unchanged and ends with the one that does not continue.
+/// Passes replies through unchanged and ends with the one that does not continue; reconnects
+/// (makes the same call again) only as its `FollowPolicy` says.
 struct RawStream: StreamReducer {
   let call: VarlinkCall
 
-  var reconnects: Bool { false }
+  var reconnects: Bool { true }
 
   func openingCall() -> VarlinkCall { call }
 

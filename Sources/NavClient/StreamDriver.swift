@@ -45,17 +45,23 @@ actor StreamDriver<Reducer: StreamReducer> {
   private let connectionObserver: StreamConnectionObserver?
   /// What `connectionObserver` was last told; nil before the first connection.
   private var reportedState: StreamConnectionState?
+  private let follow: FollowPolicy
+  /// When navd went away, while the stream has not had a reply since.
+  private var lostSince: ContinuousClock.Instant?
 
   init(
     _ reducer: Reducer, socketPath: String, connectTimeout: Duration?, backoff: Backoff.Configuration,
-    connectionObserver: StreamConnectionObserver? = nil
+    follow: FollowPolicy = .forever, connectionObserver: StreamConnectionObserver? = nil
   ) {
     self.reducer = reducer
     self.socketPath = socketPath
     self.connectTimeout = connectTimeout
     self.backoff = Backoff(backoff)
     self.connectionObserver = connectionObserver
+    self.follow = follow
   }
+
+  private var reconnects: Bool { reducer.reconnects && follow.reconnects }
 
   deinit {
     connection?.close()
@@ -81,9 +87,8 @@ actor StreamDriver<Reducer: StreamReducer> {
       } catch {
         drop()
         if Task.isCancelled { return end() }
-        if let error = error as? NavClientError, error == .disconnected, reducer.reconnects {
-          report(.reconnecting)
-          delayBeforeConnect = backoff.next()
+        if let error = error as? NavClientError, error == .disconnected, reconnects {
+          lost()
           continue
         }
         finished = true
@@ -92,17 +97,15 @@ actor StreamDriver<Reducer: StreamReducer> {
       guard let reply else {
         // navd ended the stream by itself (shutting down, say): like a disconnect.
         drop()
-        guard reducer.reconnects else { return end() }
-        report(.reconnecting)
-        delayBeforeConnect = backoff.next()
+        guard reconnects else { return end() }
+        lost()
         continue
       }
-      if reply.error == NavProtocol.serverStoppingError, reducer.reconnects {
+      if reply.error == NavProtocol.serverStoppingError, reconnects {
         // navd is stopping or restarting (PROTOCOL.md "Stopping and restarting"): resume
         // like after a disconnect, from the last version seen.
         drop()
-        report(.reconnecting)
-        delayBeforeConnect = backoff.next()
+        lost()
         continue
       }
       if let name = reply.error {
@@ -110,6 +113,7 @@ actor StreamDriver<Reducer: StreamReducer> {
         throw NavClientError.remote(name: name, parameters: .object(reply.parameters))
       }
       backoff.reset()
+      lostSince = nil
       let step: StreamStep<Reducer.Element>
       do {
         step = try reducer.received(reply)
@@ -139,7 +143,11 @@ actor StreamDriver<Reducer: StreamReducer> {
     let opened: ClientConnection
     do {
       opened = try await ClientConnection.connect(to: socketPath, deadline: Deadline(timeout: connectTimeout).instant)
-    } catch let error as NavClientError where connectedOnce && reducer.reconnects && Self.isTransient(error) {
+    } catch let error as NavClientError where connectedOnce && reconnects && Self.isTransient(error) {
+      if let lostSince, let limit = follow.giveUpAfter, ContinuousClock.now - lostSince >= limit {
+        finished = true
+        throw NavClientError.gone(socketPath: socketPath, after: limit)
+      }
       delayBeforeConnect = backoff.next()
       return nil
     } catch is CancellationError {
@@ -170,8 +178,15 @@ actor StreamDriver<Reducer: StreamReducer> {
   private static func isTransient(_ error: NavClientError) -> Bool {
     switch error {
     case .unreachable, .disconnected, .timedOut, .system: true
-    case .remote, .protocolViolation: false
+    case .remote, .protocolViolation, .requestTooLarge, .gone: false
     }
+  }
+
+  /// navd went away: wait out the next backoff delay, and start the give-up clock if it is not running.
+  private func lost() {
+    report(.reconnecting)
+    if lostSince == nil { lostSince = .now }
+    delayBeforeConnect = backoff.next()
   }
 
   private func drop() {

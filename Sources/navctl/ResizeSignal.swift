@@ -1,21 +1,27 @@
 import Dispatch
 import Glibc
 
-/// Terminal resizes (SIGWINCH) as an async sequence, for `watch` to redraw at the new width.
+/// Terminal resizes (SIGWINCH), as one async sequence for the life of the process.
+///
+/// One signal source, made on first use and never cancelled: on Linux, cancelling a
+/// Dispatch signal source and making another loses the signal for the new one, so a
+/// watcher per redraw round stopped seeing resizes after the first.
 enum ResizeSignal {
-  /// Holds the signal source so the stream's termination can cancel it.
-  /// @unchecked Sendable: DispatchSource's `cancel()` may be called from any thread.
+  /// Holds the signal source for the life of the process.
+  /// @unchecked Sendable: set up once in `events`' initializer and never touched again.
   private final class Source: @unchecked Sendable {
     let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
   }
 
-  static func stream() -> AsyncStream<Void> {
-    AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-      signal(SIGWINCH, SIG_IGN)
-      let holder = Source()
-      holder.source.setEventHandler { continuation.yield() }
-      holder.source.resume()
-      continuation.onTermination = { _ in holder.source.cancel() }
-    }
-  }
+  private static let source = Source()
+
+  /// Every resize; only the newest is buffered, since a redraw needs only the latest width.
+  /// One consumer at a time (`watch`).
+  static let events: AsyncStream<Void> = {
+    signal(SIGWINCH, SIG_IGN)
+    let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    source.source.setEventHandler { continuation.yield() }
+    source.source.resume()
+    return stream
+  }()
 }

@@ -18,19 +18,12 @@ struct Runner {
   func run() async -> ExitCode {
     do {
       return try await perform()
-    } catch let error as NavClientError {
-      return report(error)
-    } catch let error as UsageError {
-      Terminal.writeError(error.report)
-      return .usage
-    } catch let error as NavError {
-      Terminal.writeError("navctl: \(error.code.rawValue): \(error.message)\n")
-      return .refused
     } catch is CancellationError {
       return .success
     } catch {
-      Terminal.writeError("navctl: \(error)\n")
-      return .refused
+      let failure = failure(error)
+      Terminal.writeError(failure.report(json: options.json, command: invocation.command, scene: options.scene))
+      return failure.exitCode
     }
   }
 
@@ -78,7 +71,8 @@ struct Runner {
     default:
       break
     }
-    guard let request = invocation.request(ops: ops, terminalColumns: Terminal.columns) else { return .success }
+    guard let request = invocation.request(ops: ops, terminalColumns: Terminal.columns, clientId: Self.clientId)
+    else { return .success }
     if request.more { return try await stream(request) }
     let reply = try await client.call(method: request.method, parameters: request.parameters.objectValue ?? [:])
     let output = ReplyPresenter.present(invocation, reply: reply, style: style, columns: Terminal.columns, build: build)
@@ -87,17 +81,24 @@ struct Runner {
     return .success
   }
 
-  /// `watch` and `actions`: print each reply as it comes, until interrupted.
+  /// `watch` and `actions`: print each reply as it comes, until interrupted (or navd is gone).
   private func stream(_ request: NavRequest) async throws -> ExitCode {
     switch invocation.action {
-    case .watch(let columns, let waitForScene) where !options.json:
-      if let columns {
-        try await draw(columns: columns, waitForScene: waitForScene)
+    case .watch(let columns, let waitForScene, let follow):
+      let policy = Self.policy(follow)
+      if options.json {
+        for try await update in updates(width: request.parameters["width"]?.numberValue, waitForScene, policy) {
+          Terminal.write(ReplyPresenter.line(update.frame))
+        }
+      } else if let columns {
+        try await draw(columns: columns, waitForScene: waitForScene, policy)
       } else {
-        try await drawFollowingResizes(waitForScene: waitForScene)
+        try await drawFollowingResizes(waitForScene: waitForScene, policy)
       }
-    case .watchActions:
-      for try await reply in client.replies(method: request.method, parameters: request.parameters.objectValue ?? [:]) {
+    case .watchActions(let follow):
+      let replies = client.replies(
+        method: request.method, parameters: request.parameters.objectValue ?? [:], follow: Self.policy(follow))
+      for try await reply in replies {
         Terminal.write(ReplyPresenter.activation(reply, json: options.json))
       }
     default:
@@ -108,12 +109,17 @@ struct Runner {
     return .success
   }
 
+  static func policy(_ follow: Follow) -> FollowPolicy {
+    FollowPolicy(reconnects: follow.enabled, giveUpAfter: .milliseconds(Int(follow.timeout * 1000)))
+  }
+
+  private func updates(width: Double?, _ waitForScene: Bool, _ policy: FollowPolicy) -> DocumentUpdates {
+    client.updates(scene: options.scene, view: .layout, width: width, waitForScene: waitForScene, follow: policy)
+  }
+
   /// Draws every update of the layout resolved at `columns`, in place on a terminal.
-  private func draw(columns: Int, waitForScene: Bool) async throws {
-    let width = BarRenderer.layoutWidth(forColumns: columns)
-    for try await update in client.updates(
-      scene: options.scene, view: .layout, width: width, waitForScene: waitForScene)
-    {
+  private func draw(columns: Int, waitForScene: Bool, _ policy: FollowPolicy) async throws {
+    for try await update in updates(width: BarRenderer.layoutWidth(forColumns: columns), waitForScene, policy) {
       Terminal.write(
         ReplyPresenter.watchFrame(
           document: update.document, columns: columns, style: style, clear: Terminal.stdoutIsTerminal))
@@ -122,49 +128,85 @@ struct Runner {
 
   /// `watch` without `--width`: on every terminal resize, follow the layout at the new width
   /// (overflow depends on it), starting with a fresh drawing.
-  private func drawFollowingResizes(waitForScene: Bool) async throws {
-    enum Round: Sendable {
-      case resized, ended
+  ///
+  /// One SIGWINCH watcher serves the whole run (`ResizeSignal.events`): a drawing task per
+  /// width, replaced on each resize; the first to end (an error, or navd gone) ends the watch.
+  private func drawFollowingResizes(waitForScene: Bool, _ policy: FollowPolicy) async throws {
+    enum Event: Sendable {
+      case resized
+      case ended(round: Int, failure: (any Error)?)
     }
-    while true {
+    let (events, sink) = AsyncStream.makeStream(of: Event.self)
+    let resizes = Task {
+      for await _ in ResizeSignal.events { sink.yield(.resized) }
+    }
+    defer { resizes.cancel() }
+    var round = 0
+    func start() -> Task<Void, Never> {
       let columns = Terminal.columns
-      let round = try await withThrowingTaskGroup(of: Round.self) { group in
-        group.addTask {
-          try await draw(columns: columns, waitForScene: waitForScene)
-          return .ended
+      let current = round
+      return Task {
+        do {
+          try await draw(columns: columns, waitForScene: waitForScene, policy)
+          sink.yield(.ended(round: current, failure: nil))
+        } catch {
+          sink.yield(.ended(round: current, failure: error))
         }
-        group.addTask {
-          for await _ in ResizeSignal.stream() { return .resized }
-          return .ended
-        }
-        defer { group.cancelAll() }
-        return try await group.next() ?? .ended
       }
-      if round == .ended { return }
+    }
+    var drawing = start()
+    defer { drawing.cancel() }
+    for await event in events {
+      switch event {
+      case .resized:
+        drawing.cancel()
+        round += 1
+        drawing = start()
+      case .ended(let ended, let failure) where ended == round:
+        if let failure, !(failure is CancellationError) { throw failure }
+        return
+      case .ended:
+        continue
+      }
     }
   }
 
-  private func report(_ error: NavClientError) -> ExitCode {
+  /// The failure class of anything `perform` throws.
+  private func failure(_ error: any Error) -> Failure {
+    switch error {
+    case let error as UsageError: return .usage(error)
+    case let error as NavError:
+      // Found against the state read before sending (MutationPlan): reported as navd would.
+      return .remote(name: error.errorName, parameters: error.parameters)
+    case let error as NavClientError: return failure(error)
+    default: return .failed(String(describing: error))
+    }
+  }
+
+  private func failure(_ error: NavClientError) -> Failure {
     switch error {
     case .remote(let name, let parameters):
-      let (text, code) = ErrorReport.remote(name: name, parameters: parameters, scene: options.scene)
-      Terminal.writeError(text)
-      return code
+      return .remote(name: name, parameters: parameters)
     case .unreachable(let path, let errno, _):
-      Terminal.writeError(ErrorReport.unreachable(socket: path, reason: String(cString: strerror(errno))))
-      return .unreachable
+      return .unreachable(socket: path, reason: String(cString: strerror(errno)), errno: errno)
     case .timedOut:
-      Terminal.writeError(
-        ErrorReport.unreachable(
-          socket: client.socketPath, reason: "no answer within \(options.timeout ?? Self.defaultTimeout) s"))
-      return .unreachable
-    default:
-      Terminal.writeError("navctl: \(error)\n")
-      return .refused
+      return .timedOut(socket: client.socketPath, seconds: options.timeout ?? Self.defaultTimeout)
+    case .disconnected:
+      return .gone(socket: client.socketPath, after: nil)
+    case .gone(let path, let after):
+      return .gone(socket: path, after: Double(after.components.seconds))
+    case .requestTooLarge(let bytes, let limit):
+      return .requestTooLarge(bytes: bytes, limit: limit)
+    case .protocolViolation, .system:
+      return .failed(error.description)
     }
   }
 
   static let defaultTimeout = 5.0
+
+  /// The `clientId` of mutations sent with a mutation id: the same for every run by this user,
+  /// so that navd recognises a retry (CONFLICTS.md I1).
+  static var clientId: String { "navctl-uid-\(getuid())" }
 
   static func read(_ source: ApplySource, command: String = "apply") throws -> String {
     switch source {

@@ -4,15 +4,21 @@ import NavCtlKit
 
 // navctl: parse (NavCtlKit, no IO), then talk to navd (Runner). Exit codes: ExitCode.
 
-let invocation: Invocation
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+var invocation: Invocation
 do {
-  invocation = try ArgumentParser.parse(Array(CommandLine.arguments.dropFirst()))
+  invocation = try ArgumentParser.parse(arguments)
+  if invocation.options.mutationId == nil, let id = environment["NAVCTL_MUTATION_ID"], !id.isEmpty {
+    invocation.options.mutationId = try ValueReader.mutationId(id, option: "NAVCTL_MUTATION_ID")
+  }
 } catch {
-  Terminal.writeError(error.report)
+  // The parse failed, so --json is looked for by hand (before a `--`, where it is an option).
+  let json = arguments.prefix { $0 != "--" }.contains("--json")
+  Terminal.writeError(Failure.usage(error).report(json: json))
   exit(ExitCode.usage.rawValue)
 }
 
-let environment = ProcessInfo.processInfo.environment
 let style = RenderStyle.detect(
   isTerminal: Terminal.stdoutIsTerminal, environment: environment, options: invocation.options)
 let client = NavClient(

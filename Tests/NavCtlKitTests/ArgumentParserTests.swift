@@ -26,7 +26,10 @@ struct ArgumentParserTests {
     #expect(text.contains("Usage: navctl [OPTIONS] \(spec.name)"))
     for option in spec.options { #expect(text.contains(option.name), "\(name) --help lacks \(option.name)") }
     #expect(text.contains("navctl \(spec.example)"))
-    #expect(flowing.contains("Exit status: 0 success, 1 navd refused, 2 usage error, 3 cannot reach navd, 4 conflict."))
+    #expect(
+      flowing.contains(
+        "Exit status: 0 success, 1 navd refused, 2 usage error, 3 cannot reach navd, 4 conflict, 5 not found, "
+          + "6 permission denied, 7 timeout, 8 navd went away."))
     for line in text.split(separator: "\n") { #expect(line.count <= 80, "\(name) --help: \(line)") }
   }
 

@@ -200,7 +200,7 @@ struct PresentationTests {
           value: x
 
         """)
-    #expect(notFound.code == .refused)
+    #expect(notFound.code == .notFound)
     let conflict = ErrorReport.remote(
       name: "io.navd.Conflict",
       parameters: [
@@ -218,7 +218,7 @@ struct PresentationTests {
       parameters: [
         "right": "write", "scene": "mail.inbox", "message": "the write right on scene mail.inbox is not granted",
       ])
-    #expect(denied.code == .refused)
+    #expect(denied.code == .permissionDenied)
     #expect(denied.text.contains("  missing right: write on scene mail.inbox\n"))
     let unreachable = ErrorReport.unreachable(
       socket: "/run/user/1000/navd/navd.sock", reason: "No such file or directory")
@@ -228,7 +228,7 @@ struct PresentationTests {
 
   @Test("the render style follows the terminal, NO_COLOR, TERM=dumb, the locale, --ascii and --no-color")
   func styleDetection() {
-    let utf8 = ["LANG": "en_GB.UTF-8"]
+    let utf8 = ["LANG": "en_GB.UTF-8", "COLORTERM": "truecolor"]
     var options = GlobalOptions()
     #expect(RenderStyle.detect(isTerminal: true, environment: utf8, options: options) == .terminal)
     #expect(RenderStyle.detect(isTerminal: false, environment: utf8, options: options) == .ascii)
@@ -242,7 +242,7 @@ struct PresentationTests {
       RenderStyle.detect(isTerminal: true, environment: utf8.merging(["TERM": "dumb"]) { $1 }, options: options)
         == .unicode)
     #expect(
-      RenderStyle.detect(isTerminal: true, environment: ["LANG": "C"], options: options)
+      RenderStyle.detect(isTerminal: true, environment: ["LANG": "C", "COLORTERM": "24bit"], options: options)
         == RenderStyle(unicode: false, color: true))
     options.ascii = true
     options.noColor = true

@@ -232,7 +232,7 @@ def test_navctl_shows_a_denied_call_with_the_missing_right(served):
             ["setpriv", *credentials, str(NAVCTL), "--socket", navd.socket_path, "--scene", "main", "title", "Hacked"],
             capture_output=True, text=True, timeout=20, env=dict(os.environ, NO_COLOR="1"),
         )
-        assert result.returncode == 1, result
+        assert result.returncode == 6, result  # navctl's exit status for permission denied
         assert DENIED in result.stderr and f"missing right: {right} on scene main" in result.stderr, result.stderr
 
 

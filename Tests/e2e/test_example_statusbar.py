@@ -34,8 +34,9 @@ def test_status_bar_follows_a_scene_and_mutates_through_the_client_library(navd,
         process = subprocess.Popen([str(STATUSBAR), fresh_scene, "--count"], stdout=subprocess.PIPE, text=True, bufsize=1,
                                    env=dict(os.environ, NAVD_SOCKET=navd.socket_path))
         try:
-            # The mutation (version 2) comes before the subscription's snapshot.
-            assert line_of(process) == "v2  ‹ Inbox | Message\n"
+            # The mutation (version 2) comes before the subscription's snapshot, and the
+            # prompt it wrote is on the line (issue 29: it never was).
+            assert line_of(process) == "v2  2 screens / ‹ Inbox | Message\n"
             state = connection.call("io.navd.GetState", {"scene": fresh_scene})["state"]
             assert state["navigationBar"]["items"][-1]["prompt"] == "2 screens"
             connection.call("io.navd.Mutate", {"scene": fresh_scene, "ops": [{"op": "pop"}]})

@@ -217,12 +217,12 @@ def test_9_21_seeded_churn_of_waiting_subscribers_leaves_nothing():
 
 
 def test_navctl_watch_wait_follows_creation(navd, fresh_scene):
-    """navctl watch --wait (man navctl, PROTOCOL §9.21): without --wait an unknown scene is exit 1
+    """navctl watch --wait (man navctl, PROTOCOL §9.21): without --wait an unknown scene is exit 5
     with a hint; with it the empty snapshot comes first and the creation follows."""
     env = dict(os.environ, NAVD_SOCKET=navd.socket_path, NO_COLOR="1")
     refused = subprocess.run([str(NAVCTL), "--scene", fresh_scene, "watch", "--json"], capture_output=True,
                              text=True, env=env, timeout=20)
-    assert refused.returncode == 1 and "watch --wait" in refused.stderr, refused.stderr
+    assert refused.returncode == 5 and "watch --wait" in refused.stderr, refused.stderr  # 5: not found
     watcher = subprocess.Popen([str(NAVCTL), "--scene", fresh_scene, "watch", "--wait", "--json"],
                                stdout=subprocess.PIPE, text=True, env=env)
     try:

@@ -112,7 +112,7 @@ public enum ArgumentParser {
       throw UsageError("missing command")
     }
     try assign(words, to: &parsed, spec: spec)
-    return Invocation(options: options, action: try spec.build(parsed))
+    return Invocation(options: options, action: try spec.build(parsed), command: spec.name)
   }
 
   /// Distributes the positional words over the spec's positionals, in order.

@@ -25,13 +25,25 @@ public enum EditDistance {
 
   /// The candidate closest to `word`, or nil when none is close enough to be a plausible typo.
   ///
-  /// A candidate that starts with `word` (a prefix typed in full) wins at any
-  /// length; otherwise the distance must be at most a third of the longer word,
-  /// and at least 2 is always allowed. Ties go to the earlier candidate.
+  /// Prefixes first: a candidate that starts with `word` (a prefix typed in full) wins at
+  /// any length; then the candidates that share the longest beginning with `word`, at least
+  /// 3 characters (`flexspace` → `flexibleSpace`, not the nearer `fixedSpace`), the nearest
+  /// of them. Otherwise the distance must be at most a third of the longer word, and at
+  /// least 2 is always allowed. Ties go to the earlier candidate.
   public static func closest(to word: String, in candidates: [String]) -> String? {
     let folded = word.lowercased()
     if folded.count >= 2, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(folded) }) {
       return prefixed
+    }
+    // Options all begin with "--": only what follows counts as a shared beginning.
+    let core = String(folded.drop { $0 == "-" })
+    let shared = candidates.map { commonPrefixLength(core, String($0.lowercased().drop { $0 == "-" })) }
+    if let longest = shared.max(), longest >= 3 {
+      let sharing = candidates.indices.filter { shared[$0] == longest }
+      return sharing.min {
+        distance(folded, candidates[$0].lowercased()) < distance(folded, candidates[$1].lowercased())
+      }
+      .map { candidates[$0] }
     }
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
@@ -40,5 +52,10 @@ public enum EditDistance {
       if d <= allowed, best == nil || d < best!.distance { best = (candidate, d) }
     }
     return best?.candidate
+  }
+
+  /// How many leading characters `a` and `b` have in common.
+  static func commonPrefixLength(_ a: String, _ b: String) -> Int {
+    zip(a, b).prefix { $0 == $1 }.count
   }
 }

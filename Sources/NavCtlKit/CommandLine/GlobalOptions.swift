@@ -16,6 +16,11 @@ public struct GlobalOptions: Sendable, Hashable {
   public var ascii = false
   /// `--no-color`: never use ANSI colour.
   public var noColor = false
+  /// `--labels`: print a legend of the glyphs under `show` and `watch` drawings.
+  public var labels = false
+  /// `--mutation-id ID` (else `$NAVCTL_MUTATION_ID`, which the executable reads): the id a mutation
+  /// is sent with, so that running the same command again with it applies it at most once.
+  public var mutationId: String?
 
   /// Every default.
   public init() {}
@@ -79,6 +84,17 @@ extension GlobalOptions {
     GlobalOptionSpec(
       spec: .flag("--no-color", "never use colour (also: NO_COLOR set, or output not a terminal)"),
       apply: { flags, _ in flags.options.noColor = true }),
+    GlobalOptionSpec(
+      spec: .flag("--labels", "under drawings, print what each glyph stands for (@ refresh, del trash, ...)"),
+      apply: { flags, _ in flags.options.labels = true }),
+    GlobalOptionSpec(
+      spec: .value(
+        "--mutation-id", "ID",
+        "send mutations with this id (default: $NAVCTL_MUTATION_ID): a retry with the same id applies once",
+        hint: .none),
+      apply: { flags, value throws(UsageError) in
+        flags.options.mutationId = try ValueReader.mutationId(value, option: "--mutation-id")
+      }),
     GlobalOptionSpec(
       spec: .flag("--help", short: "-h", "show help (for a command: navctl COMMAND --help)"),
       apply: { flags, _ in flags.help = true }),

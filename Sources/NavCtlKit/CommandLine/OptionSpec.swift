@@ -115,6 +115,8 @@ public enum ValueHint: Sendable, Hashable {
   case navigationItem
   /// The id of a bar button item (completed from the live state).
   case barButtonItem
-  /// A scene name.
+  /// A scene name (completed from the scenes navd holds: `navctl __complete scenes`).
   case scene
+  /// A navctl command (`help COMMAND`).
+  case command
 }

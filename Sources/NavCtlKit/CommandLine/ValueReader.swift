@@ -18,6 +18,19 @@ public enum ValueReader {
     return text
   }
 
+  /// A mutation id (`--mutation-id`, `NAVCTL_MUTATION_ID`): 1…128 bytes (PROTOCOL §9.11, §9.12),
+  /// printable, without spaces, so that it can be typed again for the retry.
+  public static func mutationId(_ text: String, option: String) throws(UsageError) -> String {
+    guard !text.isEmpty else { throw UsageError("\(option) needs an id, got an empty word") }
+    guard text.utf8.count <= 128 else {
+      throw UsageError("\(option) needs at most 128 bytes, got \(text.utf8.count)")
+    }
+    guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+      throw UsageError("\(option): \"\(DisplayWidth.sanitize(text))\" has spaces or control characters")
+    }
+    return text
+  }
+
   /// Several ids.
   public static func identifiers(_ texts: [String], option: String) throws(UsageError) -> [String] {
     var ids: [String] = []

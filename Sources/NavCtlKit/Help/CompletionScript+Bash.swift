@@ -11,7 +11,9 @@ extension CompletionScript {
         local hint="$1" cur="$2"
         case "$hint" in
           ids:*) COMPREPLY=( $(compgen -W "$(navctl "${__navctl_conn[@]}" __ids "${hint#ids:}" 2>/dev/null)" -- "$cur") ) ;;
-          file) COMPREPLY=( $(compgen -f -- "$cur") ) ;;
+          scenes) COMPREPLY=( $(compgen -W "$(navctl "${__navctl_conn[@]}" __complete scenes 2>/dev/null)" -- "$cur") ) ;;
+          commands) COMPREPLY=( $(compgen -W \(quoted(CommandTable.commandWords.joined(separator: " "))) -- "$cur") ) ;;
+          file) compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") ) ;;
           choices:*) local c="${hint#choices:}"; COMPREPLY=( $(compgen -W "${c//,/ }" -- "$cur") ) ;;
           *) COMPREPLY=() ;;
         esac
@@ -24,7 +26,7 @@ extension CompletionScript {
         while [ "$i" -lt "$COMP_CWORD" ]; do
           w="${COMP_WORDS[i]}"
           case "$w" in
-            --socket|--scene) __navctl_conn+=("$w" "${COMP_WORDS[i+1]}"); i=$((i+2)); continue ;;
+            --socket|--scene) [ $((i+1)) -lt "$COMP_CWORD" ] && __navctl_conn+=("$w" "${COMP_WORDS[i+1]}"); i=$((i+2)); continue ;;
             \(valueOptions.joined(separator: "|"))) i=$((i+2)); continue ;;
             -*) ;;
             *)
@@ -83,7 +85,7 @@ extension CompletionScript {
           __navctl_hint "${h[$k]}" "$cur"
         fi
       }
-      complete -o default -F _navctl navctl
+      complete -F _navctl navctl
 
       """
     return out

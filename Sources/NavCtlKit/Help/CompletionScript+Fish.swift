@@ -7,6 +7,8 @@ extension CompletionScript {
     case .navigationItem: "-x -a '(__navctl_ids navigation)'"
     case .barButtonItem: "-x -a '(__navctl_ids bar)'"
     case .file: "-r -F"
+    case .scene: "-x -a '(__navctl_scenes)'"
+    case .command: "-x -a \(quoted(CommandTable.commandWords.joined(separator: " ")))"
     case .choices(let choices): "-x -a \(quoted(choices.joined(separator: " ")))"
     default: "-x"
     }
@@ -59,6 +61,17 @@ extension CompletionScript {
               end
           end
           navctl $conn __ids $kind 2>/dev/null
+      end
+
+      function __navctl_scenes --description 'the scenes navd holds'
+          set -l tokens (commandline -opc)
+          set -l conn
+          for i in (seq (count $tokens))
+              if test "$tokens[$i]" = --socket
+                  set conn $conn $tokens[$i] $tokens[(math $i + 1)]
+              end
+          end
+          navctl $conn __complete scenes 2>/dev/null
       end
 
       complete -c navctl -f

@@ -16,6 +16,8 @@ extension CompletionScript {
         local hint=$1
         case $hint in
           ids:*) compadd -- ${(f)"$(navctl $__navctl_conn __ids ${hint#ids:} 2>/dev/null)"} ;;
+          scenes) compadd -- ${(f)"$(navctl $__navctl_conn __complete scenes 2>/dev/null)"} ;;
+          commands) compadd -- \(CommandTable.commandWords.joined(separator: " ")) ;;
           file) _files ;;
           choices:*) compadd -- ${(s:,:)${hint#choices:}} ;;
         esac

@@ -3,7 +3,8 @@ import Foundation
 /// Shell completion scripts, generated from `CommandTable`, so they complete exactly what the parser accepts.
 ///
 /// Ids of navigation items and bar button items are completed from the live scene
-/// (`navctl __ids navigation|bar`, with the `--socket` and `--scene` already typed).
+/// (`navctl __ids navigation|bar`, with the `--socket` and `--scene` already typed), scene
+/// names from navd's list (`navctl __complete scenes`). Only `FILE` arguments complete file names.
 public enum CompletionScript {
   /// The script for `shell`.
   public static func script(for shell: Shell) -> String {
@@ -20,6 +21,8 @@ public enum CompletionScript {
     case .navigationItem: "ids:navigation"
     case .barButtonItem: "ids:bar"
     case .file: "file"
+    case .scene: "scenes"
+    case .command: "commands"
     case .choices(let choices): "choices:" + choices.joined(separator: ",")
     default: "none"
     }

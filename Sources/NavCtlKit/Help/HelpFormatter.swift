@@ -6,16 +6,31 @@ public enum HelpFormatter {
   /// The exit statuses, as `--help` and the man page state them.
   public static let exitStatuses: [(code: ExitCode, meaning: String)] = [
     (.success, "success"),
-    (.refused, "navd refused the request (its error name and message are printed on stderr)"),
-    (.usage, "usage error: unknown command or option, missing or malformed argument"),
-    (.unreachable, "cannot reach navd (the socket tried is printed, with how to start navd)"),
+    (
+      .refused,
+      "navd refused the request: a rule or a value it rejects (its error name and message are printed on "
+        + "stderr), or a request beyond navd's 1 MiB frame limit (not sent)"
+    ),
+    (.usage, "usage error: unknown command or option, missing or malformed argument; nothing was sent"),
+    (.unreachable, "cannot reach navd: no socket, or nothing accepting on it (the socket tried is printed)"),
     (.conflict, "conflict: --expect or --if-version did not match what navd holds"),
+    (.notFound, "not found: the scene or item named does not exist (io.navd.SceneNotFound, ItemNotFound)"),
+    (.permissionDenied, "permission denied: navd's access policy does not grant you the right"),
+    (.timedOut, "timeout: navd did not answer within --timeout (it is running, but busy or stuck)"),
+    (
+      .gone,
+      "navd went away: the connection closed before the reply, or watch/actions could not reconnect within "
+        + "--follow-timeout (with --no-follow: as soon as navd stopped)"
+    ),
   ]
 
   /// Environment variables navctl reads.
   public static let environment: [(name: String, meaning: String)] = [
     ("NAVD_SOCKET", "the socket to use when --socket is not given"),
     ("NO_COLOR", "when set and not empty, never use colour"),
+    ("COLORTERM", "truecolor or 24bit: draw with 24-bit colour"),
+    ("TERM", "a name ending in -256color: draw with the 256-colour palette; dumb: no colour; else 16 colours"),
+    ("NAVCTL_MUTATION_ID", "the mutation id when --mutation-id is not given (for idempotent retries)"),
   ]
 
   /// The walkthrough in `navctl --help` and the man page: the bar of a mail app.
@@ -86,7 +101,8 @@ public enum HelpFormatter {
     out +=
       "\n"
       + wrap(
-        "Global options (--socket, --scene, --json, --if-version, --timeout, --ascii, --no-color) work with every command; see 'navctl --help'.",
+        "Global options (--socket, --scene, --json, --if-version, --timeout, --ascii, --no-color, --labels, "
+          + "--mutation-id) work with every command; see 'navctl --help'.",
         indent: 0)
     out += wrap(
       "Exit status: " + exitStatuses.map { "\($0.code.rawValue) \(shortMeaning($0.code))" }.joined(separator: ", ")
@@ -144,6 +160,10 @@ public enum HelpFormatter {
     case .usage: "usage error"
     case .unreachable: "cannot reach navd"
     case .conflict: "conflict"
+    case .notFound: "not found"
+    case .permissionDenied: "permission denied"
+    case .timedOut: "timeout"
+    case .gone: "navd went away"
     }
   }
 

@@ -4,13 +4,22 @@ import NavWire
 /// What navctl prints on stderr when a call fails, and the exit status that goes with it.
 public enum ErrorReport {
   /// A Varlink error reply: its name and message, where in the request it was, and a hint.
-  public static func remote(name: String, parameters: JSONValue, scene: String = "main") -> (
+  ///
+  /// `command`: the navctl command that made the request; a wire field path is then shown as
+  /// the option or argument that filled it (`FieldNames`), with the path after it.
+  public static func remote(name: String, parameters: JSONValue, scene: String = "main", command: String? = nil) -> (
     text: String, code: ExitCode
   ) {
     var text = "navctl: \(name)"
     if let message = parameters["message"]?.stringValue { text += ": \(DisplayWidth.sanitize(message))" }
     text += "\n"
-    if let field = parameters["field"]?.stringValue { text += "  field: \(DisplayWidth.sanitize(field))\n" }
+    if let field = parameters["field"]?.stringValue {
+      if let option = FieldNames.option(forField: field, command: command) {
+        text += "  in: \(option) (navd's field \(DisplayWidth.sanitize(field)))\n"
+      } else {
+        text += "  field: \(DisplayWidth.sanitize(field))\n"
+      }
+    }
     if let value = parameters["value"]?.stringValue { text += "  value: \(DisplayWidth.sanitize(value))\n" }
     if let limit = parameters["limit"]?.stringValue {
       text += "  limit: \(limit)" + (parameters["max"].map { " (max \(LayoutText.number($0)))" } ?? "") + "\n"

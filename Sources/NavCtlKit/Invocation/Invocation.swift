@@ -10,11 +10,14 @@ public struct Invocation: Sendable {
   public var options: GlobalOptions
   /// What to do.
   public var action: Action
+  /// The command's name (`push`, `left set`); nil for `--help` and `--version` without one.
+  public var command: String?
 
   /// An invocation.
-  public init(options: GlobalOptions, action: Action) {
+  public init(options: GlobalOptions, action: Action, command: String? = nil) {
     self.options = options
     self.action = action
+    self.command = command
   }
 }
 
@@ -34,15 +37,33 @@ public enum Action: Sendable {
   case call(CallCommand)
   /// `Subscribe` to the layout and redraw on every update (`--json`: one JSON line per update);
   /// `waitForScene` (`--wait`): a scene that does not exist yet is drawn empty until it is created.
-  case watch(columns: Int?, waitForScene: Bool)
+  case watch(columns: Int?, waitForScene: Bool, follow: Follow)
   /// `WatchActions`: print every activation until interrupted.
-  case watchActions
+  case watchActions(follow: Follow)
   /// `GetState`, then print the ids of one kind one per line (for shell completion).
   case listIds(IdKind)
   /// Read navd's database directly and print the export document (every scene, or the `--scene` given).
   case exportState(stateDirectory: String?)
   /// Write an export document into navd's database (navd must not be running).
   case importState(stateDirectory: String?, ApplySource)
+}
+
+/// What `watch` and `actions` do when navd goes away (`--follow`, `--no-follow`, `--follow-timeout`).
+public struct Follow: Sendable, Hashable {
+  /// Reconnect and resume (the default); false: exit 8 as soon as navd goes away.
+  public var enabled: Bool
+  /// How long navd may stay unreachable before navctl gives up (exit 8), in seconds.
+  public var timeout: Double
+
+  /// The default `--follow-timeout`: a minute, long enough for a restart of navd (its state
+  /// is loaded before it listens) under `systemctl restart`.
+  public static let defaultTimeout = 60.0
+
+  /// A policy.
+  public init(enabled: Bool = true, timeout: Double = Follow.defaultTimeout) {
+    self.enabled = enabled
+    self.timeout = timeout
+  }
 }
 
 /// Shells navctl writes completion scripts for.

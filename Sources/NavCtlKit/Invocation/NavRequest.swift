@@ -45,7 +45,11 @@ extension Invocation {
   /// `ops` are the ops of `mutate` (from `MutationPlan.ops(for:)`) or `apply` (from `ApplyDocument`);
   /// `terminalColumns` is the width `show` and `watch` draw at when no `--width` was given.
   /// A `CallCommand` makes its own call (its `CommandTable` row says which).
-  public func request(ops: [Op] = [], terminalColumns: Int = 80) -> NavRequest? {
+  ///
+  /// A mutation carries `--mutation-id` (or `$NAVCTL_MUTATION_ID`) and then `clientId`: navd
+  /// recognises a retry by the pair (CONFLICTS.md I1), so the executable passes one that stays the
+  /// same from run to run (its user's).
+  public func request(ops: [Op] = [], terminalColumns: Int = 80, clientId: String? = nil) -> NavRequest? {
     let scene = options.scene
     switch action {
     case .help, .version, .completion, .listIds, .exportState, .importState:
@@ -55,10 +59,11 @@ extension Invocation {
       return NavRequest(
         MutateCall(
           scene: scene, ops: ops, baseVersion: base.flatMap { UInt64(exactly: $0) },
+          mutationId: options.mutationId, clientId: options.mutationId == nil ? nil : clientId,
           policy: base == nil ? nil : .failOnConflict))
     case .call(let command):
       return command.request(scene, terminalColumns)
-    case .watch(let columns, let waitForScene):
+    case .watch(let columns, let waitForScene, _):
       let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
       return NavRequest(
         SubscribeCall(scene: scene, view: .layout, metrics: LayoutMetrics(width: width), waitForScene: waitForScene))

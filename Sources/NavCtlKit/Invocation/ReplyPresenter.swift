@@ -30,7 +30,7 @@ public enum ReplyPresenter {
       return mutation(reply, json: json, generatedIds: build?.generatedIds ?? [])
     case .call(let command):
       return PresentedOutput(stdout: json ? line(reply) : command.text(reply, style, columns))
-    case .watch(let width, _):
+    case .watch(let width, _, _):
       if json { return PresentedOutput(stdout: line(reply)) }
       return PresentedOutput(
         stdout: watchFrame(document: reply["document"] ?? .null, columns: width ?? columns, style: style, clear: false))
@@ -55,7 +55,11 @@ public enum ReplyPresenter {
   }
 
   /// An `Activate` reply: `activated compose: action new, delivered to 1 watcher`.
+  /// The back button (`@back`): `went back (version 7)`.
   static func activated(_ item: String, reply: JSONValue) -> String {
+    if item == CommandTable.backButton {
+      return "went back" + (version(reply).map { " (version \($0))" } ?? "") + "\n"
+    }
     let action = reply["action"]?.stringValue.map { "action \($0)" } ?? "no action"
     let watchers = wholeNumber(reply["watchers"]) ?? 0
     return "activated \(item): \(action), delivered to \(watchers) watcher\(watchers == 1 ? "" : "s")\n"
@@ -96,6 +100,11 @@ public enum ReplyPresenter {
       return PresentedOutput(stdout: line(.object(members)), stderr: stderr)
     }
     return PresentedOutput(stdout: generatedIds.map { $0 + "\n" }.joined(), stderr: stderr)
+  }
+
+  /// The scene names of a `ListScenes` reply, one per line (for `__complete scenes`).
+  static func sceneNames(_ reply: JSONValue) -> String {
+    ((try? SceneList(parameters: reply))?.scenes ?? []).map { DisplayWidth.sanitize($0.name) + "\n" }.joined()
   }
 
   /// A `ListScenes` reply (a `SceneList`) as a table; one this navctl cannot read as its JSON line.

@@ -31,7 +31,8 @@ public enum BarRenderer {
     drawing.drawNavigationBar(document.navigationBar)
     drawing.canvas.addRow()
     drawing.drawToolbar(document.toolbar)
-    return drawing.canvas.render(color: style.color)
+    if style.legend { drawing.drawLegend() }
+    return drawing.canvas.render(depth: style.colorDepth)
   }
 }
 
@@ -42,6 +43,8 @@ struct BarDrawing {
   let glyphs: ItemGlyphs
   /// Disabled labels (without colour) whose parentheses go just outside their span, once the row is drawn.
   var pendingParentheses: [(row: Int, start: Int, end: Int, label: String, column: Int, span: Int)] = []
+  /// The glyphs drawn so far and what each stands for, in order, once each (for the legend).
+  var legendEntries: [(glyph: String, meaning: String)] = []
 
   init(width: Int, style: RenderStyle) {
     canvas = TextCanvas(width: width)
@@ -93,6 +96,29 @@ struct BarDrawing {
         style: CellStyle(bold: true))
     }
     return inside
+  }
+
+  mutating func noteInLegend(_ glyph: String, _ meaning: String) {
+    guard !legendEntries.contains(where: { $0.glyph == glyph && $0.meaning == meaning }) else { return }
+    legendEntries.append((glyph, meaning))
+  }
+
+  /// `--labels`: what each glyph drawn stands for (`@ refresh  del trash`), wrapped under the drawing.
+  mutating func drawLegend() {
+    guard !legendEntries.isEmpty else { return }
+    // Wrapped between entries, never inside one: a glyph stays beside its meaning.
+    var lines = ["legend:"]
+    for entry in legendEntries.map({ "\($0.glyph) \(DisplayWidth.sanitize($0.meaning))" }) {
+      let joined = lines[lines.count - 1] + (lines.count == 1 && lines[0] == "legend:" ? " " : "  ") + entry
+      if DisplayWidth.of(joined) <= canvas.width || lines[lines.count - 1].allSatisfy({ $0 == " " }) {
+        lines[lines.count - 1] = joined
+      } else {
+        lines.append("  " + entry)
+      }
+    }
+    for line in lines {
+      canvas.write(line, row: canvas.addRow(), column: 0, style: CellStyle(dim: true))
+    }
   }
 
   /// The list under a bar of what it could not show.
@@ -162,8 +188,12 @@ struct BarDrawing {
       let label: String
       switch item.kind {
       case "title": label = DisplayWidth.sanitize(item.title ?? "")
-      case "system": label = glyphs.system(item.systemItem)
-      case "image": label = glyphs.image
+      case "system":
+        label = glyphs.system(item.systemItem)
+        noteInLegend(label, item.systemItem ?? "system item")
+      case "image":
+        label = glyphs.image
+        noteInLegend(label, "image")
       case "customView": label = glyphs.view(DisplayWidth.sanitize(item.customView ?? ""), columns: span)
       default: label = glyphs.emptyButton
       }

@@ -10,14 +10,14 @@ struct CellStyle: Sendable, Hashable {
 
   static let plain = CellStyle()
 
-  /// The SGR parameters that draw this style from a reset.
-  var sgr: String {
+  /// The SGR parameters that draw this style from a reset, its colours at `depth`.
+  func sgr(_ depth: ColorDepth = .trueColor) -> String {
     var codes = ["0"]
     if bold { codes.append("1") }
     if dim { codes.append("2") }
     if underline { codes.append("4") }
-    if let foreground { codes.append("38;2;\(foreground.red);\(foreground.green);\(foreground.blue)") }
-    if let background { codes.append("48;2;\(background.red);\(background.green);\(background.blue)") }
+    if let foreground { codes.append(depth.sgr(foreground, background: false)) }
+    if let background { codes.append(depth.sgr(background, background: true)) }
     return codes.joined(separator: ";")
   }
 }
@@ -73,8 +73,9 @@ struct TextCanvas {
     return column
   }
 
-  /// The grid as lines; with `color`, attributes as ANSI SGR sequences, reset at each line's end.
-  func render(color: Bool) -> String {
+  /// The grid as lines; with a colour depth, attributes as ANSI SGR sequences, reset at each line's end.
+  func render(depth: ColorDepth) -> String {
+    let color = depth != .none
     var out = ""
     for row in rows {
       var line = ""
@@ -83,7 +84,7 @@ struct TextCanvas {
       let used = (row.lastIndex { $0.text != " " || (color && $0.style != .plain) } ?? -1) + 1
       for cell in row[..<used] {
         if color, cell.style != current {
-          line += "\u{1B}[\(cell.style.sgr)m"
+          line += "\u{1B}[\(cell.style.sgr(depth))m"
           current = cell.style
         }
         line += cell.text

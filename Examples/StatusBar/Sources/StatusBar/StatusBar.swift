@@ -36,10 +36,12 @@ func draw(_ update: DocumentUpdate) {
   fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name in Swift 6
 }
 
-/// `‹ Back | Title | [left] [right]` from a layout document (SEMANTICS R62).
+/// `Prompt / ‹ Back | Title | [left] [right]` from a layout document (SEMANTICS R62); the
+/// prompt (the line UIKit draws above the title, which `--count` writes) comes first.
 func statusLine(of layout: JSONValue) -> String {
   let bar = layout["navigationBar"]
   var parts: [String] = []
+  let prompt = bar?["prompt"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
   if let back = bar?["backButton"], !back.isNull { parts.append("‹ " + (back["title"]?.stringValue ?? "")) }
   parts.append(bar?["centre"]?["title"]?.stringValue ?? "—")
   let items = (bar?["left"]?.arrayValue ?? []) + (bar?["right"]?.arrayValue ?? [])
@@ -47,7 +49,7 @@ func statusLine(of layout: JSONValue) -> String {
     "[" + (item["title"]?.stringValue ?? item["systemItem"]?.stringValue ?? item["id"]?.stringValue ?? "?") + "]"
   }
   if !labels.isEmpty { parts.append(labels.joined(separator: " ")) }
-  return parts.joined(separator: " | ")
+  return (prompt.map { $0 + " / " } ?? "") + parts.joined(separator: " | ")
 }
 
 /// Writes to standard error (diagnostics stay off the status line).

@@ -2,7 +2,7 @@
 //
 //   swift run --package-path Examples/StatusBar StatusBar [SCENE] [--count]
 //
-// Prints one line per committed version: `v3  ‹ Inbox | Message | [edit] [compose]`
+// Prints one line per committed version: `v3  2 screens / ‹ Inbox | Message | [edit] [compose]`
 // (redrawn in place on a terminal). With `--count` it first writes the stack depth
 // into the top item's prompt through the conflict-retrying mutator. The socket is
 // navd's default: $NAVD_SOCKET, else $XDG_RUNTIME_DIR/navd/navd.sock, else
