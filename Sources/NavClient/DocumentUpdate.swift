@@ -23,7 +23,8 @@ public struct DocumentUpdate: Sendable, Hashable {
   /// The history `version` belongs to (from the last snapshot); nil when navd did not say.
   public var epoch: String?
   /// The `Subscribe` reply this step came from, as navd sent it (`navctl watch --json` prints it);
-  /// `.null` for updates made in tests.
+  /// `.null` for updates made in tests. Not part of equality: two updates that say the same are
+  /// equal however navd phrased them.
   public var frame: JSONValue = .null
 
   /// Creates an update (tests, fakes).
@@ -39,6 +40,25 @@ public struct DocumentUpdate: Sendable, Hashable {
     self.animated = animated
     self.isSnapshot = isSnapshot
     self.coalesced = coalesced
+  }
+
+  /// Equal when everything but `frame` is.
+  public static func == (a: DocumentUpdate, b: DocumentUpdate) -> Bool {
+    a.version == b.version && a.document == b.document && a.patch == b.patch && a.events == b.events
+      && a.animated == b.animated && a.isSnapshot == b.isSnapshot && a.coalesced == b.coalesced
+      && a.epoch == b.epoch
+  }
+
+  /// Hashes everything but `frame`, as `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(version)
+    hasher.combine(document)
+    hasher.combine(patch)
+    hasher.combine(events)
+    hasher.combine(animated)
+    hasher.combine(isSnapshot)
+    hasher.combine(coalesced)
+    hasher.combine(epoch)
   }
 
   /// Where to resume a later subscription from (`updates(…, since:)`).

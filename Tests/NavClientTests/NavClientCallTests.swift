@@ -244,7 +244,8 @@ struct NavClientCallTests {
     }
     defer { server.stop() }
     let client = makeClient(server)
-    let sizes = [3_000_000, 10, 2_000_000, 5]
+    // Each well past a socket buffer (~200 KB), yet under navd's frame limit (1 MiB).
+    let sizes = [1_000_000, 10, 800_000, 5]
     let replies = try await within {
       try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
         for size in sizes {
@@ -259,6 +260,29 @@ struct NavClientCallTests {
       }
     }
     for size in sizes { #expect(replies[size] == ["size": .number(Double(size))]) }
+  }
+
+  @Test("a call beyond navd's frame limit is refused before anything is sent, naming the limit (issue 29)")
+  func callBeyondTheFrameLimit() async throws {
+    let server = try FakeVarlinkServer { exchange in [.reply(exchange.parameters)] }
+    defer { server.stop() }
+    let client = makeClient(server)
+    try await within {
+      let blob = JSONValue.string(String(repeating: "x", count: NavClient.maxRequestBytes))
+      do {
+        _ = try await client.call(method: "org.example.Size", parameters: ["blob": blob])
+        Issue.record("a call beyond the frame limit was sent")
+      } catch let error as NavClientError {
+        guard case .requestTooLarge(let bytes, let limit) = error else {
+          Issue.record("expected .requestTooLarge, got \(error)")
+          return
+        }
+        #expect(limit == 1_048_576 && bytes > limit)
+        #expect(error.description.contains("frame limit of 1048576 bytes"))
+      }
+      #expect(try await client.call(method: "org.example.Echo", parameters: ["n": 1]) == ["n": 1])
+      #expect(server.calls("org.example.Size").isEmpty)
+    }
   }
 
   @Test("many clients at once, each with its own connection, all get their own replies")

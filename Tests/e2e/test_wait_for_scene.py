@@ -220,9 +220,13 @@ def test_navctl_watch_wait_follows_creation(navd, fresh_scene):
     """navctl watch --wait (man navctl, PROTOCOL §9.21): without --wait an unknown scene is exit 5
     with a hint; with it the empty snapshot comes first and the creation follows."""
     env = dict(os.environ, NAVD_SOCKET=navd.socket_path, NO_COLOR="1")
-    refused = subprocess.run([str(NAVCTL), "--scene", fresh_scene, "watch", "--json"], capture_output=True,
+    refused = subprocess.run([str(NAVCTL), "--scene", fresh_scene, "watch"], capture_output=True,
                              text=True, env=env, timeout=20)
     assert refused.returncode == 5 and "watch --wait" in refused.stderr, refused.stderr  # 5: not found
+    # With --json the error is one JSON object on stderr (issue 29).
+    as_json = subprocess.run([str(NAVCTL), "--scene", fresh_scene, "watch", "--json"], capture_output=True,
+                             text=True, env=env, timeout=20)
+    assert as_json.returncode == 5 and json.loads(as_json.stderr)["error"] == "io.navd.SceneNotFound", as_json.stderr
     watcher = subprocess.Popen([str(NAVCTL), "--scene", fresh_scene, "watch", "--wait", "--json"],
                                stdout=subprocess.PIPE, text=True, env=env)
     try:
