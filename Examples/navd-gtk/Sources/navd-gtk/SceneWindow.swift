@@ -158,13 +158,13 @@ final class SceneWindow {
     case .unreachable(let path, _, _):
       message = "cannot reach navd at \(path); retrying"
       retry = true
-    case .disconnected, .timedOut, .system:
+    case .disconnected, .timedOut, .system, .gone:
       message = "\(error); retrying"
       retry = true
     case .remote(let name, _):
       message = "navd refused: \(name)"
       retry = false
-    case .protocolViolation, nil:
+    case .protocolViolation, .requestTooLarge, nil:
       message = "\(error)"
       retry = false
     }
