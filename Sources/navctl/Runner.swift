@@ -194,7 +194,8 @@ struct Runner {
     case .disconnected:
       return .gone(socket: client.socketPath, after: nil)
     case .gone(let path, let after):
-      return .gone(socket: path, after: Double(after.components.seconds))
+      let (seconds, attoseconds) = after.components
+      return .gone(socket: path, after: Double(seconds) + Double(attoseconds) / 1e18)
     case .requestTooLarge(let bytes, let limit):
       return .requestTooLarge(bytes: bytes, limit: limit)
     case .protocolViolation, .system:

@@ -115,7 +115,8 @@ extension CommandTable {
     "When navd stops or restarts (io.navd.ServerStopping, end of file, a lost connection), the command "
     + "reconnects with backoff and resumes where it was (Subscribe with sinceVersion and epoch: a snapshot if "
     + "navd's history changed). navd is gone for good when it cannot be reached for --follow-timeout seconds: "
-    + "exit 8. With --no-follow, exit 8 at once."
+    + "exit 8. With --no-follow, exit 8 at once. A navd that cannot be reached when the command starts is "
+    + "exit 3, as for every command."
 
   /// The follow policy of watch and actions.
   static func follow(_ args: ParsedArguments) throws(UsageError) -> Follow {
