@@ -97,6 +97,16 @@ DISABLED = [
     {"op": "setToolbarItems", "items": ["trash"]},
 ]
 
+# A title view and a custom-view item: navd knows only their names and sizes, so they are drawn
+# as dashed placeholders of those sizes.
+TITLE_VIEW = [
+    item("volume", customView={"name": "slider", "width": 90, "height": 24}),
+    push("settings", title="Settings"),
+    push("sound", title="Sound", titleView={"name": "segmented control", "width": 160, "height": 30},
+         rightBarButtonItems=["volume"]),
+    {"op": "setBarHidden", "bar": "toolbar", "hidden": True},
+]
+
 # name → (ops, width)
 GOLDEN_SCENES = {
     "mail": (MAIL, 375),
@@ -106,4 +116,5 @@ GOLDEN_SCENES = {
     "black": (BLACK, 375),
     "toolbar": (TOOLBAR, 375),
     "disabled": (DISABLED, 375),
+    "titleview": (TITLE_VIEW, 420),
 }
