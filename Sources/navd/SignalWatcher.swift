@@ -10,8 +10,8 @@ import NavSystem
 /// (`blockHandled()`, before any thread exists, so every thread inherits the mask) and
 /// taken with `sigwait` by a thread of their own, which calls the handler: never the
 /// cooperative pool, never the event loop. A signal that arrives before the handlers are
-/// installed stays pending instead of being lost. SIGQUIT keeps its default (a core
-/// dump, for debugging); SIGKILL and SIGSTOP cannot be caught.
+/// installed stays pending instead of being lost. SIGQUIT and the crash signals get
+/// their default action back (`defaulted`); SIGKILL and SIGSTOP cannot be caught.
 final class SignalWatcher: Sendable {
   /// Signals navd acts on (see `Daemon.run`).
   static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
@@ -20,9 +20,19 @@ final class SignalWatcher: Sendable {
   /// report EPIPE; SIGXFSZ: writes report EFBIG).
   static let ignored: [Int32] = [SIGPIPE, SIGXFSZ, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT]
 
-  /// Blocks the handled signals and ignores the ignored ones; call first thing in `main`.
+  /// Signals that end navd with their default action: a core dump and the signal as
+  /// the exit status. The Swift runtime's backtracer, installed before `main`, catches
+  /// them, and in navd it does not end the process: it fails to suspend the other
+  /// threads and hangs, answering nothing and ignoring SIGTERM, so a crash would never
+  /// reach the service manager's restart. The core (and systemd-coredump) keeps the
+  /// backtrace; `fatalError` still prints its message first.
+  static let defaulted: [Int32] = [SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP]
+
+  /// Blocks the handled signals, ignores the ignored ones and restores the default
+  /// action of the defaulted ones; call first thing in `main`.
   static func blockHandled() {
     for number in ignored { signal(number, SIG_IGN) }
+    for number in defaulted { signal(number, SIG_DFL) }
     var set = handledSet()
     pthread_sigmask(SIG_BLOCK, &set, nil)
   }
