@@ -9,8 +9,9 @@ import NavFileSystem
 public enum SocketPath {
   /// Why the socket path cannot be used.
   public enum PreparationError: Error, Sendable, CustomStringConvertible {
-    /// Another server accepted a connection on the path.
-    case alreadyServing(path: String)
+    /// Another server accepted a connection on the path: another navd, or what was
+    /// found instead.
+    case alreadyServing(path: String, found: ListenerProbe?)
     /// Something other than a socket is at the path; navd will not remove it.
     case notASocket(path: String)
     /// The path does not fit in `sockaddr_un`.
@@ -23,8 +24,12 @@ public enum SocketPath {
     /// What is wrong with the socket path and what to do.
     public var description: String {
       switch self {
-      case .alreadyServing(let path):
-        "another navd is already listening on \(path) (stop it, or choose another path with --socket)"
+      case .alreadyServing(let path, let found?) where !found.answeredAsNavd:
+        "\(path) is already in use: \(found) listens there; refusing to replace it "
+          + "(stop that program, or choose another path with --socket)"
+      case .alreadyServing(let path, let found):
+        "\(found.map(String.init(describing:)) ?? "another navd") is already listening on \(path) "
+          + "(stop it, or choose another path with --socket)"
       case .notASocket(let path): "\(path) exists and is not a socket; refusing to replace it"
       case .tooLong(let path, let max): "socket path \(path) is longer than \(max) bytes"
       case .system(let error, let path): "\(path): \(error)"
@@ -56,7 +61,9 @@ public enum SocketPath {
       throw .system(SystemCallError("lstat", errno: error), path: path)
     }
     guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
-    if try isServing(holder.path(of: name), displayPath: path) { throw .alreadyServing(path: path) }
+    if try isServing(holder.path(of: name), displayPath: path) {
+      throw .alreadyServing(path: path, found: ListenerProbe.probe(holder.path(of: name), fileOwner: info.st_uid))
+    }
     guard unlinkat(holder.fd, name, 0) == 0 || cnav_errno() == ENOENT else {
       throw .system(SystemCallError("unlink", errno: cnav_errno()), path: path)
     }

@@ -40,8 +40,8 @@ enum StateFiles {
   static func export(stateDirectory: String?, scene: String?) -> ExitCode {
     guard let directory = directory(stateDirectory, command: "export") else { return .refused }
     let path = directory + "/" + SQLiteSceneStore.fileName
-    guard FileManager.default.fileExists(atPath: path) else {
-      Terminal.writeError("navctl: no navd database at \(path) (give --state-dir DIR)\n")
+    if let problem = DatabaseLookup.problem(path) {
+      Terminal.writeError("navctl: \(problem)\n")
       return .refused
     }
     do {
