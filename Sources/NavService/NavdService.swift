@@ -21,6 +21,8 @@ public final class NavdService: CallHandler {
   let nextSubscriberID = Atomic<UInt64>(1)
   /// Who may do what (PROTOCOL.md § Access); checked before any engine work.
   private let access: AccessGate
+  /// The open streams of peers whose rights a reload may take back.
+  let streams = StreamGrants()
 
   /// `access` defaults to navd's safe default: only this process's uid and root.
   /// `executor` (the server's `EventLoopExecutor`) runs each call's task.
@@ -31,6 +33,13 @@ public final class NavdService: CallHandler {
     self.executor = executor
     self.startedAt = Engine.monotonicSeconds()
     self.access = AccessGate(control: access)
+  }
+
+  /// Ends every stream the access policy now in force no longer grants (after a reload
+  /// put it in force), each with `PermissionDenied` (`revoked: true`); returns how many.
+  @discardableResult
+  public func accessPolicyChanged() -> Int {
+    streams.revoke(under: access.control.policy)
   }
 
   /// Starts a call's work on the preferred executor.
@@ -144,6 +153,8 @@ public final class NavdService: CallHandler {
     }
     let subscriber = makeSubscriber(context)
     let engine = engine
+    let streams = streams
+    let access = access
     run {
       do throws(NavError) {
         if let scene {
@@ -153,8 +164,13 @@ public final class NavdService: CallHandler {
             waitingFor: call.scene, subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
         }
         let sceneName = call.scene
-        context.stream(
-          from: SubscriberSource(subscriber, resume: .fromDeliveredVersion { (try? engine.scene(sceneName))?.epoch }))
+        let source = SubscriberSource(
+          subscriber, resume: .fromDeliveredVersion { (try? engine.scene(sceneName))?.epoch },
+          wake: context.sourceHasDataSignal)
+        context.stream(from: source)
+        streams.register(
+          source, method: "Subscribe", right: .read, scene: sceneName, peer: context.peer, policy: access.control.policy
+        )
       } catch {
         context.fail(error.errorName, error.parameters)
       }
@@ -194,10 +210,16 @@ public final class NavdService: CallHandler {
       return
     }
     let watcher = makeSubscriber(context)
+    let streams = streams
+    let access = access
     run {
       do throws(NavError) {
         try await scene.watchActions(watcher)
-        context.stream(from: SubscriberSource(watcher))
+        let source = SubscriberSource(watcher, wake: context.sourceHasDataSignal)
+        context.stream(from: source)
+        streams.register(
+          source, method: "WatchActions", right: .read, scene: call.scene, peer: context.peer,
+          policy: access.control.policy)
       } catch {
         context.fail(error.errorName, error.parameters)
       }

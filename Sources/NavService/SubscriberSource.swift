@@ -2,11 +2,19 @@ import NavEngine
 import NavModel
 import NavServer
 import NavWire
+import Synchronization
 
 /// Feeds a subscriber's queue to its connection: the connection pulls when it can write.
 final class SubscriberSource: ReplySource {
   let subscriber: Subscriber
   let resume: Resume
+  /// Tells the connection to pull (`CallContext.sourceHasDataSignal`).
+  private let wake: @Sendable () -> Void
+  /// Set with `finalFrame` by `end(with:)`; read on every pull, so an atomic in front of the lock.
+  private let ending = Atomic<Bool>(false)
+  private let finalFrame = Mutex<[UInt8]?>(nil)
+  /// Run once when the stream ends, either way (`onEnd`).
+  private let endHooks = Mutex<[@Sendable () -> Void]?>([])
 
   /// How a successor navd continues this stream after a hand-over.
   enum Resume: Sendable {
@@ -17,14 +25,51 @@ final class SubscriberSource: ReplySource {
     case fromDeliveredVersion(epoch: @Sendable () -> String?)
   }
 
-  init(_ subscriber: Subscriber, resume: Resume = .repeatCall) {
+  init(_ subscriber: Subscriber, resume: Resume = .repeatCall, wake: @escaping @Sendable () -> Void = {}) {
     self.subscriber = subscriber
     self.resume = resume
+    self.wake = wake
   }
 
-  func pull() -> (bytes: [UInt8], finished: Bool) { (subscriber.pull(), false) }
+  func pull() -> (bytes: [UInt8], finished: Bool) {
+    guard ending.load(ordering: .acquiring) else { return (subscriber.pull(), false) }
+    // Ended (a revoked right): what was queued is not delivered; the final error is.
+    subscriber.cancel()
+    ended()
+    return (finalFrame.withLock { $0 } ?? [], true)
+  }
 
-  func cancelled() { subscriber.cancel() }
+  func cancelled() {
+    subscriber.cancel()
+    ended()
+  }
+
+  /// Ends the stream with `frame` (a complete error reply) at the connection's next pull,
+  /// dropping what is queued; the connection stays open. Callable from any thread.
+  func end(with frame: [UInt8]) {
+    finalFrame.withLock { $0 = $0 ?? frame }
+    ending.store(true, ordering: .releasing)
+    wake()
+  }
+
+  /// Runs `hook` once when the stream ends (cancelled, or finished by `end(with:)`); at
+  /// once if it already has.
+  func onEnd(_ hook: @escaping @Sendable () -> Void) {
+    let done = endHooks.withLock { hooks in
+      guard hooks != nil else { return true }
+      hooks?.append(hook)
+      return false
+    }
+    if done { hook() }
+  }
+
+  private func ended() {
+    let hooks = endHooks.withLock { hooks in
+      defer { hooks = nil }
+      return hooks ?? []
+    }
+    for hook in hooks { hook() }
+  }
 
   /// A Subscribe continues from the last version the client was given, in the same epoch.
   func handOverParameters() -> [String: JSONValue]? {

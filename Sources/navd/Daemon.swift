@@ -106,10 +106,14 @@ final class Daemon: Sendable {
       configuration: serverConfiguration, interfaces: makeInterfaces(), handler: service, log: log,
       executor: executor)
     let arguments = configuration.arguments
+    let service = service
     reloadHooks = [
       { [log] files in
         let policy = try access.reload(from: try policyFiles(arguments, configuration: files))
-        log.notice("access policy reloaded", [("rules", String(policy.rules.count))])
+        // Streams admitted on a right the new policy no longer grants end now.
+        let revoked = service.accessPolicyChanged()
+        log.notice(
+          "access policy reloaded", [("rules", String(policy.rules.count)), ("revoked_streams", String(revoked))])
       }
     ]
   }

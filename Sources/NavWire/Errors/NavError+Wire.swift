@@ -72,24 +72,31 @@ public struct PermissionDenied: Sendable, Hashable {
   public var scene: String?
   /// One sentence for people.
   public var message: String
+  /// The right was granted when the stream started and a reload took it back
+  /// (PROTOCOL.md §10 "Reload"); sent as `"revoked": true` only then.
+  public var revoked: Bool
 
   /// A denial.
-  public init(right: String, scene: String?, message: String) {
+  public init(right: String, scene: String?, message: String, revoked: Bool = false) {
     self.right = right
     self.scene = scene
     self.message = message
+    self.revoked = revoked
   }
 
   /// Reads the error's parameters; nil without `right`.
   public init?(parameters: JSONValue) {
     guard let right = parameters["right"]?.stringValue else { return nil }
-    self.init(right: right, scene: parameters["scene"]?.stringValue, message: parameters["message"]?.stringValue ?? "")
+    self.init(
+      right: right, scene: parameters["scene"]?.stringValue, message: parameters["message"]?.stringValue ?? "",
+      revoked: parameters["revoked"] == .bool(true))
   }
 
   /// The error's parameters.
   public var parameters: JSONValue {
     var members: [String: JSONValue] = ["right": .string(right), "message": .string(message)]
     if let scene { members["scene"] = .string(scene) }
+    if revoked { members["revoked"] = .bool(true) }
     return .object(members)
   }
 }
