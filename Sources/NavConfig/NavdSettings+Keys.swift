@@ -31,7 +31,8 @@ extension NavdSettings {
     integer(
       "Server", "MaxOutputBytesPerUID", "--max-output-bytes-per-uid", default: 64 << 20, minimum: 65536,
       \.maxOutputBytesPerUser,
-      "Output queued to one user's connections; past it, that user's connections that do not read are closed."),
+      "Output queued to one user's connections (their streams' queues included); past it, that user's "
+        + "connections that do not read are closed."),
     integer(
       "Server", "MaxFrameBytes", "--max-frame-bytes", default: 1 << 20, minimum: 256, \.maxFrameBytes,
       "Largest message accepted, in bytes; a larger one closes the connection."),

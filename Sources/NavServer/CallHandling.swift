@@ -44,6 +44,13 @@ public protocol ReplySource: AnyObject, Sendable {
   /// error (PROTOCOL.md §9.20); behind a finite stream it waits its turn.
   var endsOnItsOwn: Bool { get }
 
+  /// Bytes the source holds for the client beyond what it returned from `pull` (a
+  /// subscriber's queue): counted with the connection's output against its uid's
+  /// output limit (`ServerConfiguration.maxOutputBytesPerUser`), so a stream that is not
+  /// read cannot hold memory the limit does not see. Called on the loop, only while
+  /// output waits.
+  var queuedBytes: Int { get }
+
   /// For a restart that hands connections over (`VarlinkServer.stopForHandOver`): the
   /// parameters to merge into the call that started this stream so that the next
   /// process, repeating the call, continues where this one stopped (e.g. `sinceVersion`).
@@ -54,6 +61,9 @@ public protocol ReplySource: AnyObject, Sendable {
 extension ReplySource {
   /// Streams finish by themselves unless a source says otherwise.
   public var endsOnItsOwn: Bool { true }
+
+  /// By default a source holds nothing beyond what it returned.
+  public var queuedBytes: Int { 0 }
 
   /// By default a stream cannot be carried over a restart.
   public func handOverParameters() -> [String: JSONValue]? { nil }

@@ -513,6 +513,9 @@ extension Connection.StateMachine {
     }
   }
 
+  /// What the stream's source holds beyond `output` (0 without a stream).
+  var streamQueuedBytes: Int { streamSource?.queuedBytes ?? 0 }
+
   /// The source of the open stream (`.streaming` only: it is set with that state).
   private var currentStreamSource: any ReplySource {
     guard let streamSource else { preconditionFailure("state .streaming without a source") }

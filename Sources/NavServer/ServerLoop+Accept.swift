@@ -98,9 +98,14 @@ extension ServerLoop {
   /// Closes `connection` when its uid has more than `maxOutputBytesPerUser` queued in all
   /// and this connection is behind (more than the low-water mark waiting): the readers
   /// that keep up are spared, the ones holding the memory go.
+  ///
+  /// What waits counts the stream source's queue too (`ReplySource.queuedBytes`: a
+  /// WatchActions watcher's activations, a subscriber's updates), read only while output
+  /// waits: a stream with none pulls its queue as soon as it is signalled.
   func enforceOutputQuota(_ connection: Connection) {
     guard !connection.machine.isClosed else { return }
-    let pending = connection.machine.output.count
+    let output = connection.machine.output.count
+    let pending = output == 0 ? 0 : output + connection.machine.streamQueuedBytes
     // Unchanged and at most the low-water mark: the count stays and this one is spared
     // whatever the total, so the tables are not touched (most flushes of a subscriber
     // that keeps up: it wrote everything, as the last time).

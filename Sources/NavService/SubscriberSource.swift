@@ -39,6 +39,9 @@ final class SubscriberSource: ReplySource {
     return (finalFrame.withLock { $0 } ?? [], true)
   }
 
+  /// The subscriber's queue, counted against its uid's output limit.
+  var queuedBytes: Int { subscriber.pendingBytes }
+
   func cancelled() {
     subscriber.cancel()
     ended()
