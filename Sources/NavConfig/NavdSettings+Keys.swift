@@ -60,7 +60,16 @@ extension NavdSettings {
       "Engine", "OpLogVersions", "--op-log", default: 1024, minimum: 1, \.opLogVersions,
       "Versions kept per scene for baseVersion and sinceVersion."),
     integer(
-      "Engine", "MaxScenes", "--max-scenes", default: 1024, minimum: 1, \.maxScenes, "Scenes navd holds at most."),
+      "Engine", "MaxScenes", "--max-scenes", default: 1024, minimum: 1, \.maxScenes,
+      "Scenes navd holds at most; the last sixteenth are left to root and navd's own uid."),
+    integer(
+      "Engine", "MaxScenesPerUID", "--max-scenes-per-uid", default: 64, minimum: 1, \.maxScenesPerUID,
+      "Scenes one user's mutations may create (root and navd's own uid are exempt)."),
+    integer(
+      "Engine", "MaxWaitedScenesPerUID", "--max-waited-scenes-per-uid", default: 64, minimum: 1,
+      \.maxWaitedScenesPerUID,
+      "Names of scenes not yet made that one user's Subscribe with waitForScene may wait for (root and navd's own "
+        + "uid are exempt)."),
     integer(
       "Engine", "MaxSubscribersPerScene", "--max-subscribers-per-scene", default: 4096, minimum: 1,
       \.maxSubscribersPerScene,

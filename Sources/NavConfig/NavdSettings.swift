@@ -42,6 +42,10 @@ public struct NavdSettings: Sendable, Equatable {
   public var syncIntervalMilliseconds = 1000
   /// `[Engine] MaxScenes=`.
   public var maxScenes = 1024
+  /// `[Engine] MaxScenesPerUID=`.
+  public var maxScenesPerUID = 64
+  /// `[Engine] MaxWaitedScenesPerUID=`.
+  public var maxWaitedScenesPerUID = 64
   /// `[Engine] MaxSubscribersPerScene=`.
   public var maxSubscribersPerScene = 4096
   /// `[Log] Level=`: debug, info, notice, warning or error.

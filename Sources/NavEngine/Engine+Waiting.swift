@@ -17,9 +17,10 @@ extension Engine {
   /// Throws `SceneNotFound` for a name no mutation could create, and
   /// `LimitExceeded` (`maxWaitedScenes`) when that many other names are
   /// already waited for; the subscriber's other errors are `SceneEngine.subscribe`'s.
+  /// `requester`: whose waited-scene quota a name that does not exist counts toward (nil: exempt).
   public func subscribe(
     waitingFor name: String, _ subscriber: Subscriber, view: DocumentView, sinceVersion: UInt64?,
-    epoch: String? = nil
+    epoch: String? = nil, requester: SceneRequester? = nil
   ) async throws(NavError) {
     do {
       try Validation(limits: configuration.limits).id(name, field: "scene")
@@ -28,33 +29,41 @@ extension Engine {
         .sceneNotFound, "no scene \"\(name)\", and no mutation can create one by that name: \(error.message)",
         field: "scene", value: name)
     }
-    let (scene, waits) = try wait(for: name)
+    let waiter = requester.flatMap { $0.exempt ? nil : $0.uid }
+    let (scene, waits) = try wait(for: name, requester: requester)
     do {
       try await scene.subscribe(subscriber, view: view, sinceVersion: sinceVersion, epoch: epoch)
     } catch {
-      if waits { stopWaiting(for: name, scene) }
+      if waits { stopWaiting(for: name, scene, waiter: waiter) }
       throw error
     }
     if waits {
-      subscriber.addCancelHook { [weak self] in self?.stopWaiting(for: name, scene) }
+      subscriber.addCancelHook { [weak self] in self?.stopWaiting(for: name, scene, waiter: waiter) }
     }
   }
 
   /// The scene's engine, and whether the caller now waits for it (it did not exist).
-  private func wait(for name: String) throws(NavError) -> (SceneEngine, waits: Bool) {
+  /// A name already waited for counts again toward a uid that does not wait for it yet.
+  private func wait(for name: String, requester: SceneRequester?) throws(NavError) -> (SceneEngine, waits: Bool) {
+    let requester = requester ?? SceneRequester(uid: 0, exempt: true)
     let result: Result<(SceneEngine, Bool), NavError> = slots.withLock { slots in
       let existing = slots[name]
       if let existing, existing.exists { return .success((existing.scene, false)) }
-      if existing?.isWaited != true {
-        let waited = slots.values.count(where: \.isWaited)
-        guard waited < configuration.maxWaitedScenes else {
-          return .failure(
-            NavError(
-              .limitExceeded, "subscribers already wait for \(waited) scenes that do not exist", field: "scene",
-              value: name, limit: "maxWaitedScenes", max: configuration.maxWaitedScenes))
+      let newName = existing?.isWaited != true
+      let newForUser = !requester.exempt && existing?.waiters[requester.uid] == nil
+      if newName || newForUser {
+        let waited = newName ? slots.values.count(where: \.isWaited) : 0
+        let own = requester.exempt ? 0 : slots.values.count { $0.isWaited && $0.waiters[requester.uid] != nil }
+        if let refusal = requester.refusal(
+          name: name, held: waited, own: own, limit: configuration.maxWaitedScenes, limitName: "maxWaitedScenes",
+          perUser: configuration.maxWaitedScenesPerUser, perUserLimitName: "waitedScenesPerUser",
+          what: "waited scenes (names subscribers wait for)")
+        {
+          return .failure(refusal)
         }
       }
       var slot = existing ?? Slot(scene: newScene(name), exists: false)
+      if !requester.exempt { slot.waiters[requester.uid, default: 0] += 1 }
       slot.waiting += 1
       slots[name] = slot
       return .success((slot.scene, true))
@@ -63,10 +72,14 @@ extension Engine {
   }
 
   /// A waiter left: the slot goes when nothing holds it any more.
-  private func stopWaiting(for name: String, _ scene: SceneEngine) {
+  private func stopWaiting(for name: String, _ scene: SceneEngine, waiter: UInt32?) {
     slots.withLock { slots in
       guard var slot = slots[name], slot.scene === scene else {
         preconditionFailure("engine: the slot of scene \"\(name)\" left the registry while a subscriber waited for it")
+      }
+      if let waiter {
+        let left = slot.waiters[waiter, default: 1] - 1
+        slot.waiters[waiter] = left > 0 ? left : nil
       }
       slot.waiting -= 1
       slots[name] = slot.isHeld ? slot : nil

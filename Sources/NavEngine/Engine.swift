@@ -29,6 +29,12 @@ public final class Engine: Sendable {
     var creating = 0
     /// Subscribers that waited for the scene before it existed and are still open.
     var waiting = 0
+    /// The uid whose mutation created the slot (nil: exempt, or a scene restored from the
+    /// store, which records no owner): counted toward that uid's `maxScenesPerUser`.
+    var owner: UInt32?
+    /// Open waiting subscribers by uid (non-exempt only): each uid counts the names it
+    /// waits for toward its `maxWaitedScenesPerUser`.
+    var waiters: [UInt32: Int] = [:]
 
     /// Whether anything still needs the slot; one that does not exist and is not needed is removed.
     var isHeld: Bool { exists || creating > 0 || waiting > 0 }
@@ -96,10 +102,13 @@ public final class Engine: Sendable {
 
   /// Commits `request` to the scene `name`, creating the scene by this commit
   /// when it does not exist yet. A failure leaves no scene behind.
-  public func mutate(scene name: String, _ request: MutationRequest) async -> Result<MutationOutcome, NavError> {
+  /// `requester`: whose quota a new scene counts toward (nil: exempt).
+  public func mutate(scene name: String, _ request: MutationRequest, requester: SceneRequester? = nil) async
+    -> Result<MutationOutcome, NavError>
+  {
     let entered: (scene: SceneEngine, creating: Bool)
     do {
-      entered = try enter(name)
+      entered = try enter(name, requester: requester)
     } catch {
       return .failure(error)
     }
@@ -112,12 +121,12 @@ public final class Engine: Sendable {
   /// own (`SceneEngine.submit`): `completion` gets the result, at once when the request is
   /// refused before reaching the scene, else once it is stored and published.
   public func submit(
-    scene name: String, _ request: MutationRequest, executor: (any TaskExecutor)? = nil,
-    completion: @escaping SceneEngine.Completion
+    scene name: String, _ request: MutationRequest, requester: SceneRequester? = nil,
+    executor: (any TaskExecutor)? = nil, completion: @escaping SceneEngine.Completion
   ) {
     let entered: (scene: SceneEngine, creating: Bool)
     do {
-      entered = try enter(name)
+      entered = try enter(name, requester: requester)
     } catch {
       completion(.failure(error))
       return
@@ -148,23 +157,29 @@ public final class Engine: Sendable {
   /// The scene for a mutation; a scene that does not exist yet gets (or
   /// shares) a slot, counted by `maxScenes`, held until the mutation ends.
   /// A slot that subscribers wait for is the one the mutation creates, so
-  /// they follow the scene from its first version.
-  private func enter(_ name: String) throws(NavError) -> (scene: SceneEngine, creating: Bool) {
+  /// they follow the scene from its first version. A new name counts toward the
+  /// requester's share (`SceneRequester.refusal`).
+  private func enter(_ name: String, requester: SceneRequester?) throws(NavError) -> (
+    scene: SceneEngine, creating: Bool
+  ) {
     try Validation(limits: configuration.limits).id(name, field: "scene")
     let result: Result<(SceneEngine, Bool), NavError> = slots.withLock { slots in
       let existing = slots[name]
       if let existing, existing.exists { return .success((existing.scene, false)) }
       if existing?.isScene != true {
-        // A linear count, paid only by a name that is not a scene yet.
+        // Linear counts, paid only by a name that is not a scene yet.
         let held = slots.values.count(where: \.isScene)
-        guard held < configuration.maxScenes else {
-          return .failure(
-            NavError(
-              .limitExceeded, "navd already holds \(held) scenes", field: "scene", value: name,
-              limit: "maxScenes", max: configuration.maxScenes))
+        let requester = requester ?? SceneRequester(uid: 0, exempt: true)
+        let own = requester.exempt ? 0 : slots.values.count { $0.isScene && $0.owner == requester.uid }
+        if let refusal = requester.refusal(
+          name: name, held: held, own: own, limit: configuration.maxScenes, limitName: "maxScenes",
+          perUser: configuration.maxScenesPerUser, perUserLimitName: "scenesPerUser", what: "scenes")
+        {
+          return .failure(refusal)
         }
       }
       var slot = existing ?? Slot(scene: newScene(name), exists: false)
+      if !slot.isScene, let requester, !requester.exempt { slot.owner = requester.uid }
       slot.creating += 1
       slots[name] = slot
       return .success((slot.scene, true))

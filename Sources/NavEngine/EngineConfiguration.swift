@@ -29,6 +29,12 @@ public struct EngineConfiguration: Sendable {
   /// Counted apart from `maxScenes`, so readers waiting never keep a writer
   /// from creating a scene.
   public var maxWaitedScenes = 1024
+  /// Scenes one uid's mutations may create and hold (`SceneRequester`); root and navd's
+  /// own uid are exempt and keep a reserve of `maxScenes` no one else can take.
+  public var maxScenesPerUser = 64
+  /// Names of scenes that do not exist yet which one uid's subscriptions may wait for;
+  /// the same exemption and reserve of `maxWaitedScenes`.
+  public var maxWaitedScenesPerUser = 64
   /// Bytes of updates queued for one subscriber before they are coalesced into one.
   public var subscriberQueueBytes = 1 << 20
   /// A subscriber with updates pending that has not read any for this long is disconnected.

@@ -135,7 +135,7 @@ public final class NavdService: CallHandler {
       policy: ConflictPolicy(call.policy), client: call.clientId ?? Self.connectionClient(context.connectionID),
       uid: context.peer.uid)
     // No task per call (`Engine.submit`): a pipelined burst is one task and one group.
-    engine.submit(scene: call.scene, request, executor: executor) { result in
+    engine.submit(scene: call.scene, request, requester: requester(context), executor: executor) { result in
       switch result {
       case .success(let outcome): context.reply(MutationReply(outcome))
       case .failure(let error): context.fail(error.errorName, error.parameters)
@@ -153,6 +153,7 @@ public final class NavdService: CallHandler {
     }
     let subscriber = makeSubscriber(context)
     let engine = engine
+    let requester = requester(context)
     let streams = streams
     let access = access
     run {
@@ -161,7 +162,8 @@ public final class NavdService: CallHandler {
           try await scene.subscribe(subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
         } else {
           try await engine.subscribe(
-            waitingFor: call.scene, subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
+            waitingFor: call.scene, subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch,
+            requester: requester)
         }
         let sceneName = call.scene
         let source = SubscriberSource(
@@ -224,6 +226,13 @@ public final class NavdService: CallHandler {
         context.fail(error.errorName, error.parameters)
       }
     }
+  }
+
+  /// Whose scene quotas a call counts toward: its peer's uid, exempt when the policy
+  /// trusts it (root, navd's own uid).
+  private func requester(_ context: any CallContext) -> SceneRequester {
+    let uid = context.peer.uid
+    return SceneRequester(uid: uid, exempt: access.control.policy.isTrusted(context.peer.accessPeer))
   }
 
   private func makeSubscriber(_ context: any CallContext) -> Subscriber {

@@ -42,6 +42,8 @@ func makeService(
   configuration.subscriberQueueBytes = settings.subscriberQueueBytes
   configuration.opLogCapacity = settings.opLogVersions
   configuration.maxScenes = settings.maxScenes
+  configuration.maxScenesPerUser = settings.maxScenesPerUID
+  configuration.maxWaitedScenesPerUser = settings.maxWaitedScenesPerUID
   configuration.maxSubscribersPerScene = settings.maxSubscribersPerScene
   configuration.opLogBytes = settings.opLogBytes
   configuration.snapshotInterval = settings.snapshotInterval
