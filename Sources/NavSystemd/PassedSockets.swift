@@ -28,6 +28,25 @@ public struct PassedSocket: Sendable, Equatable {
     csd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 0, nil, 0) > 0
   }
 
+  /// The address the socket is bound to (`getsockname`): its path (`/run/navd/navd.sock`),
+  /// `@NAME` for an abstract socket; nil for an unnamed or non-AF_UNIX socket. What the log
+  /// names, so a passed socket is as recognisable as one navd bound itself.
+  public var boundPath: String? {
+    var address = sockaddr_un()
+    var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+    let result = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard result == 0, address.sun_family == sa_family_t(AF_UNIX),
+      let offset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)
+    else { return nil }
+    let count = min(Int(length) - offset, MemoryLayout.size(ofValue: address.sun_path))
+    guard count > 0 else { return nil }
+    let bytes = withUnsafeBytes(of: address.sun_path) { Array($0.prefix(count)) }
+    if bytes.first == 0 { return "@" + String(decoding: bytes.dropFirst(), as: UTF8.self) }
+    return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+  }
+
   /// The descriptors passed with `LISTEN_FDS`/`LISTEN_PID`/`LISTEN_FDNAMES`, once: the
   /// variables are removed so that nothing navd starts inherits them. Empty without them
   /// (or when `LISTEN_PID` names another process). Each descriptor gets FD_CLOEXEC.

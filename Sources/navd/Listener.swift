@@ -11,7 +11,7 @@ import NavWire
 /// a path it binds itself.
 struct Listener {
   var serverListener: ServerConfiguration.Listener
-  /// For the "listening on" line: `unix:PATH` or `fd 3 (navd)`.
+  /// For the "listening on" line: `unix:PATH`, with how a passed socket came.
   var description: String
   /// Said after a failure to bind, when the path is a default the user may not have meant.
   var bindHint: String? = nil
@@ -40,8 +40,7 @@ struct Listener {
         warn("ignoring passed descriptor \(other.fd) (\(other.name)): navd serves one socket")
         close(other.fd)
       }
-      return Listener(
-        serverListener: .fileDescriptor(chosen.fd, path: nil), description: "fd \(chosen.fd) (\(chosen.name))")
+      return Listener(serverListener: .fileDescriptor(chosen.fd, path: nil), description: describe(chosen))
     }
     var socket = configuredPath.map { NavSocketPath(path: $0) } ?? NavSocketPath.defaultPath(environment: environment)
     socket.path = AbsolutePath.make(socket.path)
@@ -57,6 +56,14 @@ struct Listener {
       serverListener: .path(socket.path), description: "unix:\(socket.path)",
       bindHint: socket.origin == .system ? systemDefaultHint : nil)
   }
+}
+
+/// `unix:/run/navd/navd.sock (passed by the service manager: fd 3, named "navd")`: the
+/// address first, as for a socket navd binds; `fd 3 (…, no address)` for an unnamed one.
+func describe(_ socket: PassedSocket) -> String {
+  let origin = "passed by the service manager: fd \(socket.fd), named \"\(socket.name)\""
+  guard let path = socket.boundPath else { return "fd \(socket.fd) (\(origin), no address)" }
+  return "unix:\(path) (\(origin))"
 }
 
 /// Why `/run/navd/navd.sock` was tried, when binding there failed.

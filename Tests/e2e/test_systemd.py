@@ -56,7 +56,7 @@ def test_socket_activation_serves_a_client_that_connected_before_navd_started(wo
         reply = unwrap(early.recv(timeout=15))
         assert reply["pid"] == navd.process.pid, "LISTEN_PID named navd itself (exec kept the pid)"
         navd.wait_listening()
-        assert "listening on fd 3 (navd)" in navd.log()
+        assert f'listening on unix:{path} (passed by the service manager: fd 3, named "navd")' in navd.log()
         assert sorted(os.listdir(workdir)) == ["navd.sock"], "navd bound nothing of its own"
         with VarlinkConnection(path) as later:
             assert later.call("io.navd.ListScenes")["scenes"][0]["name"] == "main"
