@@ -38,6 +38,8 @@ struct RedoLogLimits: Sendable {
   var syncNanoseconds = 1_000_000_000
   /// Told the file and its size after each fsync of the log (tests simulate a power loss with it).
   var onSync: (@Sendable (_ path: String, _ bytes: Int) -> Void)?
+  /// Lowers the applier thread's priority, on that thread; the errno when it fails (tests fail it).
+  var lowerPriority: @Sendable () -> Int32? = ApplierPriority.lowerCurrentThread
 }
 
 /// `--durability normal`: each group is one record appended to navd's redo log with one
@@ -117,6 +119,11 @@ final class RedoLogCommits: Sendable {
   /// Signalled by `close`, so the syncing thread stops at once.
   private let stopSyncing = DispatchSemaphore(value: 0)
   private let syncThread: Mutex<OwnThread?> = Mutex(nil)
+  /// The errno of the applier's failed `setpriority`, if it failed.
+  private let priorityFailure: Mutex<Int32?> = Mutex(nil)
+
+  /// Why the applier runs without its lower priority, for navd's log; nil when it has it.
+  var priorityProblem: String? { priorityFailure.withLock { $0 }.map { ApplierPriority.problem(errno: $0) } }
 
   /// Starts a new file of the log at `nextSequence` (the log's earlier files are gone: the
   /// start's replay applied and removed them) and hands `writer` to the applier thread.
@@ -132,15 +139,18 @@ final class RedoLogCommits: Sendable {
     let fd = try Self.create(path)
     state = Mutex(
       State(fd: fd, path: path, nextSequence: nextSequence, applied: nextSequence - 1, synced: nextSequence - 1))
+    let prioritySet = DispatchSemaphore(value: 0)
     thread.withLock { [self] thread in
       thread = OwnThread(name: "navd-redo") { [self] in
-        // Its work can wait and the event loop's cannot: on a busy machine the loop (and the
-        // clients it answers) come first. Nice 10 still gives it its share when both are busy.
-        // (Linux keeps the nice value per thread: `who` 0 is this thread alone.)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        // Its work can wait and the event loop's cannot (ApplierPriority).
+        let failure = limits.lowerPriority()
+        priorityFailure.withLock { $0 = failure }
+        prioritySet.signal()
         applyUntilClosed(writer)
       }
     }
+    // So that `priorityProblem` is known when the store is opened (a few µs).
+    prioritySet.wait()
     syncThread.withLock { [self] thread in
       thread = OwnThread(name: "navd-sync") { [self] in syncUntilClosed() }
     }

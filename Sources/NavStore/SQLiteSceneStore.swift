@@ -141,6 +141,13 @@ public final class SQLiteSceneStore: SceneStore {
     }
   }
 
+  /// Why the redo log's applier could not lower its priority (`--durability normal`), for a
+  /// warning in navd's log; nil when it could, and with `--durability full`.
+  public var applierPriorityProblem: String? {
+    guard case .redoLog(let commits) = commits else { return nil }
+    return commits.priorityProblem
+  }
+
   /// The checks a start makes before it writes anything, on a read-only connection: the file's
   /// structure (`PRAGMA quick_check`), its schema, its versions, and the redo log against it.
   private static func check(path: String, files: RedoLogFiles, strict: Bool) throws(StoreError) {

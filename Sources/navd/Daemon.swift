@@ -71,6 +71,7 @@ final class Daemon: Sendable {
       "state in \(durable.directory) (durability \(durable.store.durability.rawValue)): "
         + "\(durable.scenes.count) scene(s) loaded")
     if let dropped = durable.store.droppedAtStart { log.warning(dropped) }
+    if let problem = durable.store.applierPriorityProblem { log.warning(problem, [("event", "redo-priority")]) }
     for problem in durable.store.sideTableProblems { log.warning(problem, [("event", "damaged-side-table")]) }
     let renewed = durable.store.newEpochs
     if !renewed.isEmpty {
