@@ -202,8 +202,15 @@ public final class SQLiteSceneStore: SceneStore {
   }
 
   /// Every stored scene, read on a connection of its own (the caller's thread: start-up, before
-  /// serving). Waits first until the database holds every group committed so far.
+  /// serving). Waits first until the database holds every group committed so far. A snapshot
+  /// that breaks a rule is refused (`StoredScene.checkRules`).
   public func load() throws(StoreError) -> [StoredScene] {
+    let scenes = try read()
+    for scene in scenes { try scene.checkRules(databasePath: path) }
+    return scenes
+  }
+
+  private func read() throws(StoreError) -> [StoredScene] {
     do throws(StoreError) {
       if case .redoLog(let commits) = commits { try commits.waitUntilApplied() }
       let reader = try SceneReader(database: SQLiteDatabase(path: path, readOnly: true))

@@ -49,7 +49,8 @@ public struct SceneArchive: Sendable, Equatable {
     ]
   }
 
-  /// Reads a document; the error names the scene and field that is wrong.
+  /// Reads a document, each scene's state checked against every rule (`SceneState.validated`);
+  /// the error names the scene, the field and (for a rule) the rule that is broken.
   public init(json: JSONValue) throws(StoreError) {
     guard json["format"]?.stringValue == Self.format else {
       throw StoreError(.io, "not a navd export: \"format\" must be \"\(Self.format)\"")
@@ -82,9 +83,12 @@ public struct SceneArchive: Sendable, Equatable {
       else { throw StoreError(.io, "\(field).version must be a whole number of at least 0") }
       let state: SceneState
       do {
-        state = try SceneState(json: element["state"] ?? .null, path: "\(field).state")
+        // Every rule a mutation is held to: an import is a way in, not a way around them.
+        state = try SceneState(json: element["state"] ?? .null, path: "\(field).state").validated(
+          path: "\(field).state")
       } catch {
-        throw StoreError(.io, "\(field).state: \(error.message)")
+        let at = error.field.map { error.message.hasPrefix($0) ? "" : "\($0): " } ?? "\(field).state: "
+        throw StoreError(.io, "scene \"\(name)\": \(at)\(error.message)")
       }
       scenes.append(Scene(name: name, epoch: epoch, version: UInt64(version), state: state))
     }

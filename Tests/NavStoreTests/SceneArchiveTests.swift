@@ -97,4 +97,52 @@ struct SceneArchiveTests {
       #expect(error?.message.contains(expected) == true, "\(error?.message ?? "") should name \(expected)")
     }
   }
+
+  @Test("R66 R67 an import's state is held to every rule a mutation is: the error names the scene, field and rule")
+  func importBreakingARule() throws {
+    let title = String(repeating: "a", count: 5000)
+    let json: JSONValue = [
+      "format": "navd-export", "formatVersion": 1,
+      "scenes": [
+        ["name": "main", "epoch": "e", "version": 1, "state": SceneState.empty.json],
+        [
+          "name": "mail", "epoch": "e", "version": 2,
+          "state": SceneState(navigationBar: NavigationBarState(items: [NavigationItem(id: "inbox", title: title)]))
+            .json,
+        ],
+      ],
+    ]
+    let error = #expect(throws: StoreError.self) { try SceneArchive(json: json) }
+    #expect(
+      error?.message
+        == "scene \"mail\": scenes[1].state.navigationBar.items[0].title is 5000 bytes of UTF-8; the limit is 256 "
+        + "(SEMANTICS R66)")
+  }
+
+  @Test("R3 a stored snapshot that breaks a rule stops start-up naming the scene, field and rule; export keeps it")
+  func storedSnapshotBreakingARule() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(path: directory.database)
+    let twice = SceneState(
+      navigationBar: NavigationBarState(items: [NavigationItem(id: "a"), NavigationItem(id: "a")]))
+    try await store.commit([
+      CommitRecord(
+        scene: "twice", epoch: "e1", version: 1, client: "c", mutationId: nil, opsDigest: 1, ops: pushOps("a"),
+        outcome: try MutationOutcome(storedJSON: ["version": 1, "baseVersionExpired": false, "overwritten": []]),
+        snapshot: twice, forgetMutationIdsThrough: 0)
+    ])
+    store.close()
+    let error = #expect(throws: StoreError.self) { try SQLiteSceneStore(path: directory.database).load() }
+    #expect(error?.kind == .corrupt)
+    let message = error?.message ?? ""
+    for part in [
+      "the stored snapshot of scene \"twice\" (version 1) breaks a rule",
+      "navigationBar.items[1].id: navigation item \"a\" is on the stack twice (SEMANTICS R3)",
+      "correct navigationBar.items[1].id of scene \"twice\" in navd-backup.json", "navctl import --state-dir",
+    ] {
+      #expect(message.contains(part), "\(message) should say \(part)")
+    }
+    let exported = try SceneArchive.export(databaseAt: directory.database)
+    #expect(exported.archive.scenes.map(\.state) == [twice])
+  }
 }

@@ -101,7 +101,7 @@ public struct FieldReader {
     guard let n = try optionalNumber(key) else { return fallback }
     guard n.rounded() == n, abs(n) <= 9_007_199_254_740_992 else {
       throw NavError(
-        .invalidMutation, "\(fieldPath(key)) must be an integer within ±2^53", field: fieldPath(key),
+        .invalidMutation, "\(fieldPath(key)) must be an integer within ±2^53 (SEMANTICS R66)", field: fieldPath(key),
         value: JSONWriter.string(.number(n)))
     }
     return Int(n)

@@ -17,7 +17,9 @@ extension SceneState {
     return .object(members)
   }
 
-  /// Reads a state document. Only its shape is checked here; `SceneValidator` checks the rules.
+  /// Reads a state document: its shape, and the one rule the model cannot hold a broken
+  /// form of (two bar button items with one id, R3). `validated(limits:path:)` checks the
+  /// other rules; a document from outside (an import, a stored snapshot) must pass both.
   public init(json: JSONValue, path: String = "") throws(NavError) {
     let reader = try FieldReader(json, path: path)
     try reader.rejectUnknown(["navigationBar", "toolbar", "barButtonItems", "tintColor", "appearanceDefaults"])
@@ -31,7 +33,13 @@ extension SceneState {
     try toolbar.rejectUnknown(["items", "hidden", "appearance"])
     var registry = BarButtonItemRegistry()
     for (i, item) in try reader.optionalArray("barButtonItems").enumerated() {
-      let decoded = try BarButtonItem(json: item, path: "\(reader.fieldPath("barButtonItems"))[\(i)]")
+      let field = "\(reader.fieldPath("barButtonItems"))[\(i)]"
+      let decoded = try BarButtonItem(json: item, path: field)
+      guard !registry.contains(decoded.id) else {
+        throw NavError(
+          .duplicateItem, "\(field).id defines bar button item \"\(decoded.id)\" a second time (SEMANTICS R3)",
+          field: "\(field).id", value: decoded.id)
+      }
       registry[decoded.id] = decoded
     }
     self.init(

@@ -16,18 +16,19 @@ public struct Validation: Sendable {
     var contiguous = id
     let count = contiguous.utf8.count
     guard count > 0 else {
-      throw NavError(.invalidMutation, "\(field()) must not be empty", field: field(), value: id)
+      throw NavError(.invalidMutation, "\(field()) must not be empty (SEMANTICS R66)", field: field(), value: id)
     }
     guard count <= limits.idMaxLength else {
       throw NavError(
-        .limitExceeded, "\(field()) is \(count) bytes long; ids are at most \(limits.idMaxLength)",
+        .limitExceeded, "\(field()) is \(count) bytes long; ids are at most \(limits.idMaxLength) (SEMANTICS R66)",
         field: field(),
         value: id, limit: "idMaxLength", max: limits.idMaxLength)
     }
     guard contiguous.withUTF8(Self.isIdBytes) else {
       throw NavError(
         .invalidMutation,
-        "\(field()) may use only A-Z a-z 0-9 . _ - and must start with a letter or digit", field: field(), value: id)
+        "\(field()) may use only A-Z a-z 0-9 . _ - and must start with a letter or digit (SEMANTICS R66)",
+        field: field(), value: id)
     }
   }
 
@@ -51,7 +52,8 @@ public struct Validation: Sendable {
     let count = text.utf8.count
     guard count <= limits.stringMaxBytes else {
       throw NavError(
-        .limitExceeded, "\(field()) is \(count) bytes of UTF-8; the limit is \(limits.stringMaxBytes)", field: field(),
+        .limitExceeded, "\(field()) is \(count) bytes of UTF-8; the limit is \(limits.stringMaxBytes) (SEMANTICS R66)",
+        field: field(),
         value: text, limit: "stringMaxBytes", max: limits.stringMaxBytes)
     }
     // In UTF-8 these scalars are single bytes that never occur inside another scalar's encoding,
@@ -61,7 +63,7 @@ public struct Validation: Sendable {
     if let control = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       throw NavError(
         .invalidMutation,
-        "\(field()) contains the control character U+\(String(control.value, radix: 16, uppercase: true).leftPadded(4)); text is one line",
+        "\(field()) contains the control character U+\(String(control.value, radix: 16, uppercase: true).leftPadded(4)); text is one line (SEMANTICS R67)",
         field: field(), value: text)
     }
   }
@@ -89,7 +91,7 @@ public struct Validation: Sendable {
   public func name(_ name: String?, field: @autoclosure () -> String) throws(NavError) {
     guard let name else { return }
     guard !name.isEmpty else {
-      throw NavError(.invalidMutation, "\(field()) must not be empty", field: field(), value: name)
+      throw NavError(.invalidMutation, "\(field()) must not be empty (SEMANTICS R66)", field: field(), value: name)
     }
     try text(name, field: field())
   }
@@ -99,11 +101,13 @@ public struct Validation: Sendable {
     guard let value else { return }
     guard value.isFinite, value >= 0 else {
       throw NavError(
-        .invalidMutation, "\(field()) must be a finite number of points, 0 or more", field: field(), value: "\(value)")
+        .invalidMutation, "\(field()) must be a finite number of points, 0 or more (SEMANTICS R66)", field: field(),
+        value: "\(value)")
     }
     guard value <= limits.maxWidth else {
       throw NavError(
-        .limitExceeded, "\(field()) is \(value) points; the limit is \(Int(limits.maxWidth))", field: field(),
+        .limitExceeded, "\(field()) is \(value) points; the limit is \(Int(limits.maxWidth)) (SEMANTICS R66)",
+        field: field(),
         value: "\(value)", limit: "maxWidth", max: Int(limits.maxWidth))
     }
   }
@@ -112,7 +116,7 @@ public struct Validation: Sendable {
   public func count(_ count: Int, limit name: String, max: Int, field: @autoclosure () -> String) throws(NavError) {
     guard count <= max else {
       throw NavError(
-        .limitExceeded, "\(field()) would hold \(count) entries; the limit is \(max)", field: field(),
+        .limitExceeded, "\(field()) would hold \(count) entries; the limit is \(max) (SEMANTICS R66)", field: field(),
         value: "\(count)",
         limit: name, max: max)
     }
@@ -139,7 +143,8 @@ public struct Validation: Sendable {
     // Compare as integers: Double(2^53 + 1) rounds to 2^53 and would pass.
     let max = UInt(exactly: limits.maxTagMagnitude.rounded(.down)) ?? (limits.maxTagMagnitude > 0 ? .max : 0)
     guard tag.magnitude <= max else {
-      throw NavError(.invalidMutation, "\(field()) must be within ±2^53", field: field(), value: "\(tag)")
+      throw NavError(
+        .invalidMutation, "\(field()) must be within ±2^53 (SEMANTICS R66)", field: field(), value: "\(tag)")
     }
   }
 
@@ -171,10 +176,12 @@ public struct Validation: Sendable {
     for (i, id) in ids.enumerated() {
       guard state.barButtonItems.contains(id) else {
         throw NavError(
-          .itemNotFound, "\(field())[\(i)] names no bar button item \"\(id)\"", field: "\(field())[\(i)]", value: id)
+          .itemNotFound, "\(field())[\(i)] names no bar button item \"\(id)\" (SEMANTICS R4)",
+          field: "\(field())[\(i)]", value: id)
       }
       guard seen.insert(id).inserted else {
-        throw NavError(.duplicateItem, "\(field()) lists \"\(id)\" twice", field: "\(field())[\(i)]", value: id)
+        throw NavError(
+          .duplicateItem, "\(field()) lists \"\(id)\" twice (SEMANTICS R5)", field: "\(field())[\(i)]", value: id)
       }
     }
   }
@@ -189,7 +196,7 @@ public struct Validation: Sendable {
     try customView(item.titleView, field: "\(field()).titleView")
     if let back = item.backBarButtonItem, !state.barButtonItems.contains(back) {
       throw NavError(
-        .itemNotFound, "\(field()).backBarButtonItem names no bar button item \"\(back)\"",
+        .itemNotFound, "\(field()).backBarButtonItem names no bar button item \"\(back)\" (SEMANTICS R4)",
         field: "\(field()).backBarButtonItem", value: back)
     }
     try itemArray(item.leftBarButtonItems, in: state, field: "\(field()).leftBarButtonItems")
