@@ -176,11 +176,14 @@ extension RedoReplay {
     /// Set when the redo log does not continue the database (a crash of the machine left a
     /// hole in it): what was left out, as a start would leave it out.
     let problem: String?
+    /// How the file was opened (`SQLiteDatabase.openForReading`).
+    let mode: SQLiteDatabase.ReadingMode
   }
 
-  /// The database at `path` as navd holds it, for reading without changing anything
-  /// (`navctl export`, whether or not navd runs): the file itself when the redo log holds
-  /// nothing past its position, else a copy in memory with those records written into it.
+  /// The database at `path` as navd holds it, for reading without writing any file
+  /// (`navctl export`, whether or not navd runs; `SQLiteDatabase.openForReading`): the file
+  /// itself when the redo log holds nothing past its position, else a copy in memory with
+  /// those records written into it.
   ///
   /// While navd runs, its applier may write records to the file and remove log files between
   /// the copy and the reading of the log; the log then no longer continues the copy's
@@ -192,9 +195,9 @@ extension RedoReplay {
     var attempts = 0
     while true {
       attempts += 1
-      let database = try SQLiteDatabase(path: path, readOnly: true)
+      let (database, mode) = try SQLiteDatabase.openForReading(path)
       guard !(try files.list()).isEmpty, try Int(database.integer("PRAGMA user_version")) >= 4 else {
-        return Readable(database: database, problem: nil)
+        return Readable(database: database, problem: nil, mode: mode)
       }
       let copy = try SQLiteDatabase(path: ":memory:")
       let applied: UInt64
@@ -204,7 +207,8 @@ extension RedoReplay {
       } catch {
         // A damaged file may not copy whole: read what it holds, as export does, without the log.
         return Readable(
-          database: database, problem: "the redo log could not be added to the database's copy: \(error.message)")
+          database: database, problem: "the redo log could not be added to the database's copy: \(error.message)",
+          mode: mode)
       }
       // Listed again after the copy: the records past its position are in the files there now.
       var contents: [(path: String, bytes: [UInt8])] = []
@@ -221,9 +225,11 @@ extension RedoReplay {
       let problem =
         found.endedAtGap
         ? found.dropped : found.refusal.map { "the redo log was read only up to a file a start refuses: \($0)" }
-      if found.rows.isEmpty { return Readable(database: problem == nil ? database : copy, problem: problem) }
+      if found.rows.isEmpty {
+        return Readable(database: problem == nil ? database : copy, problem: problem, mode: mode)
+      }
       try StoreWriter(database: copy).commit(found.rows, redoSequence: found.last)
-      return Readable(database: copy, problem: problem)
+      return Readable(database: copy, problem: problem, mode: mode)
     }
   }
 }

@@ -20,14 +20,18 @@ final class SQLiteDatabase {
   private static let configured: Void = { _ = csqlite_disable_memory_statistics() }()
 
   /// Opens `path`, creating it unless `readOnly`.
-  init(path: String, readOnly: Bool = false) throws(StoreError) {
+  convenience init(path: String, readOnly: Bool = false) throws(StoreError) {
+    try self.init(
+      path: path, name: path, flags: readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+  }
+
+  /// Opens the file SQLite's `name` names (a path, or a `file:` URI with `SQLITE_OPEN_URI` in
+  /// `flags`); `path` is the file's path, for messages.
+  init(path: String, name: String, flags: Int32) throws(StoreError) {
     Self.configured
     self.path = path
     var handle: OpaquePointer?
-    let flags =
-      (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
-      | SQLITE_OPEN_NOFOLLOW
-    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    let code = sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nil)
     guard let handle else { throw StoreError(.io, "\(path): cannot open the database (SQLite error \(code))") }
     self.handle = handle
     guard code == SQLITE_OK else {

@@ -10,12 +10,28 @@ extension SceneArchive {
     public var problems: [String]
   }
 
-  /// Reads the database at `path` read-only, whether or not navd runs, with what its redo log
-  /// holds past it (`RedoReplay.readable`), keeping whatever can be read from a damaged file:
-  /// a scene that cannot be read is left out and named in `problems`. `only` limits the
-  /// export to one scene.
+  /// Reads the database at `path` without writing any file, whether or not navd runs, with
+  /// what its redo log holds past it (`RedoReplay.readable`), keeping whatever can be read
+  /// from a damaged file: a scene that cannot be read is left out and named in `problems`.
+  /// `only` limits the export to one scene.
+  ///
+  /// A file read as immutable (there was no WAL to read) is read again when it or its WAL
+  /// changed meanwhile: a navd that started or wrote during the export (`changedSince`).
   public static func export(databaseAt path: String, only: String? = nil) throws(StoreError) -> ExportResult {
-    let readable = try RedoReplay.readable(databaseAt: path)
+    var attempts = 0
+    while true {
+      attempts += 1
+      let readable = try RedoReplay.readable(databaseAt: path)
+      let result = try export(readable, path: path, only: only)
+      guard attempts < 3, SQLiteDatabase.changedSince(readable.mode, path: path) else {
+        return result
+      }
+    }
+  }
+
+  private static func export(_ readable: RedoReplay.Readable, path: String, only: String?) throws(StoreError)
+    -> ExportResult
+  {
     let reader = try SceneReader(database: readable.database)
     var problems: [String] = readable.problem.map { [$0] } ?? []
     var names: [String]
