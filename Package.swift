@@ -29,7 +29,7 @@ let package = Package(
     // (Sources/CSystemd/include/CSystemd.h says why); its headers give the types.
     // DWARF 4: valgrind 3.19 (bench/profile.sh) cannot read this file's DWARF 5 location lists.
     .target(name: "CSystemd", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-    .target(name: "NavFileSystem"),
+    .target(name: "NavFileSystem", dependencies: ["NavSystem"]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(
       name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "NavSystem", "CNavSys", "CSQLite"]),
@@ -53,7 +53,7 @@ let package = Package(
     .target(name: "NavTestSupport", path: "Tests/NavTestSupport"),
     .testTarget(name: "NavConfigTests", dependencies: ["NavConfig"]),
     .testTarget(name: "NavAccessTests", dependencies: ["NavAccess", "NavConfig"]),
-    .testTarget(name: "NavFileSystemTests", dependencies: ["NavFileSystem"]),
+    .testTarget(name: "NavFileSystemTests", dependencies: ["NavFileSystem", "NavSystem"]),
     .testTarget(name: "NavSystemdTests", dependencies: ["NavSystemd", "NavServer", "NavWire", "CSystemd"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel", "NavTestSupport"]),
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel", "NavTestSupport"]),

@@ -31,11 +31,13 @@ public final class SafeDirectory: Sendable {
 
   deinit { close(fd) }
 
-  /// Opens and checks `path`. With `creating` the directory is first created with that
-  /// mode (exactly, whatever the umask) and `group` (if given) when it does not exist;
-  /// an existing one is checked like any other. `ownerUID` is navd's uid.
+  /// Opens and checks `path`, a directory for `use` (which says, in a refusal, what could be
+  /// replaced there and which option chooses another). With `creating` the directory is
+  /// first created with that mode (exactly, whatever the umask) and `group` (if given) when
+  /// it does not exist; an existing one is checked like any other. `ownerUID` is navd's uid.
   public static func open(
-    _ path: String, creating mode: UInt32? = nil, group: UInt32? = nil, ownerUID: UInt32 = geteuid()
+    _ path: String, for use: DirectoryUse, creating mode: UInt32? = nil, group: UInt32? = nil,
+    ownerUID: UInt32 = geteuid()
   ) throws(SafeDirectoryError) -> SafeDirectory {
     let (parentPath, name) = split(path)
     let parent = Glibc.open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -65,7 +67,7 @@ public final class SafeDirectory: Sendable {
       guard fchmod(fd, mode_t(mode)) == 0 else { throw .system("fchmod", errno: errno, path: path) }
       if let group, fchown(fd, UInt32.max, group) != 0 { throw .system("fchown", errno: errno, path: path) }
     }
-    try directory.check(ownerUID: ownerUID)
+    try directory.check(ownerUID: ownerUID, use: use)
     return directory
   }
 
@@ -83,18 +85,18 @@ public final class SafeDirectory: Sendable {
     return (parent.isEmpty ? "/" : String(parent), name.isEmpty ? "." : String(name))
   }
 
-  private func check(ownerUID: UInt32) throws(SafeDirectoryError) {
+  private func check(ownerUID: UInt32, use: DirectoryUse) throws(SafeDirectoryError) {
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw .system("fstat", errno: errno, path: path) }
     let owner = info.st_uid
     guard owner == ownerUID || owner == 0 else {
-      throw .foreignOwner(path: path, owner: owner, expected: ownerUID)
+      throw .foreignOwner(path: path, owner: owner, expected: ownerUID, use: use)
     }
     let mode = UInt32(info.st_mode) & 0o7777
     guard mode & 0o022 != 0 else { return }
     let sharedSticky = owner == 0 && ownerUID != 0 && mode & UInt32(S_ISVTX) != 0
     guard !sharedSticky else { return }
-    throw .writableByOthers(path: path, mode: mode, byGroup: mode & 0o020 != 0, byOthers: mode & 0o002 != 0)
+    throw .writableByOthers(path: path, mode: mode, owner: owner, navdUID: ownerUID, use: use)
   }
 
   private static func linkTarget(_ parent: Int32, _ name: String) -> String? {
@@ -102,38 +104,5 @@ public final class SafeDirectory: Sendable {
     let n = readlinkat(parent, name, &buffer, 4096)
     guard n >= 0 else { return nil }
     return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-}
-
-/// Why a directory is refused: which check failed and what to do about it.
-public enum SafeDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The last component is a symbolic link.
-  case symbolicLink(path: String, target: String?)
-  /// Something other than a directory is there.
-  case notADirectory(path: String)
-  /// Owned by someone other than navd's uid and root.
-  case foreignOwner(path: String, owner: UInt32, expected: UInt32)
-  /// Its group or others may write it (and it is not a root-owned sticky directory).
-  case writableByOthers(path: String, mode: UInt32, byGroup: Bool, byOthers: Bool)
-  /// A system call failed.
-  case system(String, errno: Int32, path: String)
-
-  /// What is wrong with the directory and what to do, naming the path.
-  public var description: String {
-    switch self {
-    case .symbolicLink(let path, let target):
-      "\(path) is a symbolic link\(target.map { " (to \($0))" } ?? ""); navd does not follow a link here, "
-        + "since whoever owns the link decides where navd's files go: remove it or give the real directory"
-    case .notADirectory(let path): "\(path) exists and is not a directory"
-    case .foreignOwner(let path, let owner, let expected):
-      "\(path) is owned by uid \(owner), not by navd's uid \(expected) or root: that user could replace "
-        + "navd's files; remove the directory or change its owner"
-    case .writableByOthers(let path, let mode, let byGroup, let byOthers):
-      "\(path) is writable by \(byOthers ? (byGroup ? "its group and others" : "others") : "its group") "
-        + "(mode \(String(mode, radix: 8))): they could replace navd's files; remove write access "
-        + "(chmod go-w) or remove the directory"
-    case .system(let function, let errno, let path):
-      "\(path): \(function) failed: \(String(cString: strerror(errno))) (errno \(errno))"
-    }
   }
 }

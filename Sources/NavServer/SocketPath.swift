@@ -73,7 +73,7 @@ public enum SocketPath {
     throws(PreparationError) -> SafeDirectory
   {
     do {
-      return try SafeDirectory.open(path, creating: mode, group: group)
+      return try SafeDirectory.open(path, for: .socket, creating: mode, group: group)
     } catch {
       throw .unsafeDirectory(error)
     }

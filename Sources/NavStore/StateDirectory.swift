@@ -97,7 +97,7 @@ public enum StateDirectory {
   public static func prepare(_ path: String) throws(Refusal) {
     try createMissingParents(path)
     do {
-      _ = try SafeDirectory.open(path, creating: 0o700)
+      _ = try SafeDirectory.open(path, for: .state, creating: 0o700)
     } catch {
       throw Refusal(message: "state directory \(error)")
     }

@@ -82,7 +82,8 @@ struct StateDirectoryTests {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     chmod(path, 0o777)
     let error = #expect(throws: StateDirectory.Refusal.self) { try StateDirectory.prepare(path) }
-    #expect(error?.message.contains("is writable by its group and others (mode 777)") == true)
+    #expect(error?.message.contains("is writable by its group and others (mode 777, owner ") == true)
+    #expect(error?.message.contains("give navd another state directory: --state-dir DIR") == true)
   }
 
   @Test(

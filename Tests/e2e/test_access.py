@@ -418,9 +418,9 @@ def make_foreign(path: Path):
 UNSAFE = {
     "foreign owner": (lambda rt: make_foreign(rt / "navd"), "is owned by uid 65534, not by navd's uid 0"),
     "world-writable": (lambda rt: ((rt / "navd").mkdir(), os.chmod(rt / "navd", 0o777)),
-                       "is writable by its group and others (mode 777)"),
+                       "is writable by its group and others (mode 777, owner root)"),
     "group-writable": (lambda rt: ((rt / "navd").mkdir(), os.chmod(rt / "navd", 0o770)),
-                       "is writable by its group (mode 770)"),
+                       "is writable by its group (mode 770, owner root)"),
     "symlink to a foreign directory": (lambda rt: (make_foreign(rt / "other"), os.symlink(rt / "other", rt / "navd")),
                                        "is a symbolic link (to "),
     "symlink to navd's own directory": (lambda rt: ((rt / "mine").mkdir(mode=0o700), os.symlink(rt / "mine", rt / "navd")),
@@ -487,7 +487,23 @@ def test_an_explicit_socket_in_a_writable_directory_is_refused(runtime):
     result = subprocess.run([str(navd_binary()), "--socket", str(shared / "navd.sock")],
                             capture_output=True, text=True, timeout=20, cwd=runtime)
     assert result.returncode == 1 and "is writable by its group and others" in result.stderr, result.stderr
+    assert "chmod go-w " + str(shared) in result.stderr, "navd's user's own directory: removing the access is fine"
     assert not (shared / "navd.sock").exists()
+
+
+def test_a_socket_in_tmp_is_refused_with_advice_to_move_the_socket_not_to_change_tmp(runtime):
+    """Issue 26: root's navd refuses /tmp (anyone may write there) and says to give another
+    socket path, never to chmod go-w or remove /tmp."""
+    path = f"/tmp/navd-e2e-{os.getpid()}.sock"
+    result = subprocess.run([str(navd_binary()), "--socket", path, "--state-dir", str(runtime / "state")],
+                            capture_output=True, text=True, timeout=20, cwd=runtime)
+    assert result.returncode == 1, result
+    assert "/tmp is writable by its group and others (mode 1777, owner root): any user could replace navd's socket" \
+        in result.stderr, result.stderr
+    assert "not one to change" in result.stderr and "--socket PATH (or NAVD_SOCKET" in result.stderr, result.stderr
+    assert "such as /run/navd" in result.stderr, result.stderr
+    assert "chmod" not in result.stderr and "remove" not in result.stderr, result.stderr
+    assert not os.path.exists(path)
 
 
 # -- logs no client can forge -------------------------------------------------------------

@@ -94,7 +94,9 @@ def test_a_second_navd_on_the_same_state_directory_is_refused(state_dir):
 
 def test_state_directory_checks_name_what_failed(state_dir):
     os.chmod(state_dir, 0o777)
-    assert "is writable by its group and others (mode 777)" in start_fails(["--state-dir", state_dir])
+    message = start_fails(["--state-dir", state_dir])
+    assert "is writable by its group and others (mode 777, owner " in message, message
+    assert "--state-dir DIR" in message and "chmod go-w" in message, message
     os.chmod(state_dir, 0o700)
     link = state_dir + "-link"
     os.symlink(state_dir, link)
