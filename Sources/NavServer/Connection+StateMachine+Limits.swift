@@ -14,6 +14,8 @@ extension Connection.StateMachine {
     var partialFrameTimeout: Duration
     /// Output waiting with none of it written for this long closes the connection.
     var stallTimeout: Duration
+    /// `stallTimeout` while the server stops or hands over (`ServerConfiguration.stopStallTimeout`).
+    var stopStallTimeout: Duration
     /// Nothing in progress for this long closes the connection; nil never.
     var idleTimeout: Duration?
 
@@ -26,12 +28,14 @@ extension Connection.StateMachine {
       outputHardLimitBytes = configuration.outputHardLimitBytes
       partialFrameTimeout = configuration.partialFrameTimeout
       stallTimeout = configuration.outputStallTimeout
+      stopStallTimeout = configuration.stopStallTimeout
       idleTimeout = configuration.idleTimeout
     }
 
     init(
       maxFrameBytes: Int, maxJSONDepth: Int, outputLowWaterBytes: Int, outputHardLimitBytes: Int,
-      partialFrameTimeout: Duration, stallTimeout: Duration = .seconds(60), idleTimeout: Duration? = nil,
+      partialFrameTimeout: Duration, stallTimeout: Duration = .seconds(60),
+      stopStallTimeout: Duration = .milliseconds(250), idleTimeout: Duration? = nil,
       maxCallsInFlight: Int = 64, mayOverlap: @escaping @Sendable (VarlinkCall) -> Bool = { _ in true }
     ) {
       self.maxCallsInFlight = maxCallsInFlight
@@ -42,6 +46,7 @@ extension Connection.StateMachine {
       self.outputHardLimitBytes = outputHardLimitBytes
       self.partialFrameTimeout = partialFrameTimeout
       self.stallTimeout = stallTimeout
+      self.stopStallTimeout = stopStallTimeout
       self.idleTimeout = idleTimeout
     }
   }

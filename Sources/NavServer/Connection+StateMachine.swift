@@ -364,7 +364,9 @@ extension Connection.StateMachine {
 
   /// The server stops gracefully: read no more input and dispatch no further call; calls
   /// in flight are still answered; a stream is given everything its source holds and then
-  /// `finalReply` (a complete error frame); each connection closes once its output is written.
+  /// `finalReply` (a complete error frame), and so is a connection holding input it will not
+  /// answer (pipelined calls, a partial frame); each connection closes once its output is
+  /// written, or once it has read none of it for `stopStallTimeout`.
   mutating func serverStopping(finalReply: [UInt8]) -> Action {
     guard stopReply == nil else { return .none }
     stopReply = finalReply
@@ -407,8 +409,11 @@ extension Connection.StateMachine {
     if output.isEmpty {
       stallWatch = nil
     } else if let watch = stallWatch, watch.written == writtenTotal {
-      if now - watch.since >= limits.stallTimeout {
-        return closeRequested(.stalled(limits.stallTimeout, pendingBytes: output.count))
+      // Stopping or handing over, every other client waits for this one: a short bound.
+      let stallTimeout =
+        stopReply != nil || handingOver ? min(limits.stallTimeout, limits.stopStallTimeout) : limits.stallTimeout
+      if now - watch.since >= stallTimeout {
+        return closeRequested(.stalled(stallTimeout, pendingBytes: output.count))
       }
     } else {
       stallWatch = (writtenTotal, now)
@@ -465,9 +470,12 @@ extension Connection.StateMachine {
       return .none
 
     case .serving:
-      if stopReply != nil {
+      if let stopReply {
         // Stopping: calls in flight are still answered; then close once the output is written.
         guard inFlight.isEmpty else { return .none }
+        // Input that will not be answered (a call pipelined behind them, a frame half
+        // sent) gets the final reply, so the client learns why its call has no answer.
+        if heldCall != nil || decoder.bufferedByteCount > 0, !append(stopReply) { return outputOverflow(cancel: nil) }
         state = .closingAfterFlush(.serverStopping)
         return nextAction()
       }

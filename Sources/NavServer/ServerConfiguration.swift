@@ -88,6 +88,10 @@ public struct ServerConfiguration: Sendable {
   /// update arrives. Checked on the loop's timer. Default 60 s
   /// (`--subscriber-stall-seconds`).
   public var outputStallTimeout: Duration = .seconds(60)
+  /// While the server stops or hands over, output waiting with none of it written for
+  /// this long closes the connection (logged as stalled): a client that does not read
+  /// cannot hold a stop or a restart past it. Default 250 ms.
+  public var stopStallTimeout: Duration = .milliseconds(250)
 
   /// A connection with no call in progress, no stream open, no partial message and no
   /// output waiting for this long is closed (logged), so silent clients cannot hold

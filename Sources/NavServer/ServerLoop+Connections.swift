@@ -271,6 +271,10 @@ extension ServerLoop {
     connection.attached = false
     if connection.registered { try? epoll.remove(connection.fd) }
     connection.registered = false
+    // Closing a Unix socket with unread input makes the peer's next read fail with
+    // ECONNRESET instead of EOF, after the final reply it was sent: what it sent is read
+    // and dropped first (it got ServerStopping for it).
+    if case .serverStopping = reason { discardInput(connection.fd) }
     Syscall.close(connection.fd)
     connection.context = nil
     perUser.closed(connection.id)
@@ -280,6 +284,16 @@ extension ServerLoop {
       counters.rejecting.subtract(1, ordering: .relaxed)
     }
     log.log(reason.logLevel, "connection closed: \(reason)", connection.logFields)
+  }
+}
+
+extension ServerLoop {
+  /// Reads what `fd` holds and drops it: at most 64 chunks, so a peer that keeps sending
+  /// cannot hold the loop.
+  private func discardInput(_ fd: Int32) {
+    for _ in 0..<64 {
+      guard case .done(let n) = try? Syscall.read(fd, into: readBuffer), n > 0 else { return }
+    }
   }
 }
 

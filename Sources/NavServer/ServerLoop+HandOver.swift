@@ -9,6 +9,7 @@ extension ServerLoop {
   func beginHandOver(finalReply: [UInt8], timeout: Duration, receipt: HandOverReceipt) {
     guard handOver == nil, drainDeadline == nil else { return }
     handOver = PendingHandOver(finalReply: finalReply, deadline: .now + timeout, receipt: receipt)
+    tickFasterWhileStopping()
     if listenFD >= 0 { try? epoll.remove(listenFD) }
     log.info("handing over: finishing calls in progress", [("connections", "\(connections.count)")])
     for connection in Array(connections.values) {

@@ -71,7 +71,8 @@ final class ServerLoop: @unchecked Sendable {
   /// Reserve descriptor released to accept-and-close when the process runs out of fds.
   var spareFD: Int32
   let readBuffer: UnsafeMutableRawBufferPointer
-  let tickInterval: Duration
+  /// Between ticks; shortened while stopping, so `stopStallTimeout` is enforced to within a quarter.
+  var tickInterval: Duration
   /// Memory freed after a burst goes back to the kernel on the tick.
   private var heap = HeapTrimming()
   /// Whether the loop handled an event since the last tick: the heap's idle rule

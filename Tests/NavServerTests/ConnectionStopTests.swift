@@ -40,7 +40,7 @@ struct ConnectionStopTests {
     #expect(closed.closeReason == .serverStopping)
   }
 
-  @Test("Stopping: a call in progress is answered first; pipelined calls after it are not dispatched")
+  @Test("Stopping: a call in progress is answered first; the first call after it gets the final reply")
   func inFlightCallFinishes() throws {
     var machine = Machine(limits: testLimits)
     let bytes = callFrame("a.Mutate") + callFrame("a.Next")
@@ -48,8 +48,39 @@ struct ConnectionStopTests {
     #expect(machine.serverStopping(finalReply: stopFrame).isNone, "the call in progress keeps running")
     let after = machine.callReplied(serial: call.serial, frame: replyFrame(1))
     #expect(after.closeReason == nil && after.dispatched == nil)
-    #expect(outputFrames(machine) == [#"{"parameters":{"value":1}}"#])
+    #expect(
+      outputFrames(machine) == [
+        #"{"parameters":{"value":1}}"#, #"{"parameters":{"message":"stopping"},"error":"a.Stopping"}"#,
+      ])
     #expect(machine.bytesWritten(machine.output.count).closeReason == .serverStopping)
+  }
+
+  @Test("Stopping: a connection holding part of a call gets the final reply, then closes")
+  func partialFrameGetsFinalReply() {
+    var machine = Machine(limits: testLimits)
+    #expect(machine.bytesReceived(Array(callFrame("a.Get").dropLast(3)), now: t0).isNone)
+    #expect(machine.serverStopping(finalReply: stopFrame).isNone, "the final reply waits to be written")
+    #expect(outputFrames(machine) == [#"{"parameters":{"message":"stopping"},"error":"a.Stopping"}"#])
+    #expect(machine.bytesWritten(machine.output.count).closeReason == .serverStopping)
+  }
+
+  @Test("Stopping: output none of which is written for the stop stall bound closes the connection")
+  func stopStallBound() throws {
+    var limits = testLimits
+    limits.stallTimeout = .seconds(60)
+    limits.stopStallTimeout = .milliseconds(250)
+    var machine = Machine(limits: limits)
+    let call = try #require(machine.bytesReceived(callFrame("a.Get"), now: t0).dispatched)
+    _ = machine.callReplied(serial: call.serial, frame: replyFrame(1))
+    #expect(machine.tick(now: t0).isNone)
+    #expect(machine.tick(now: t0 + .milliseconds(300)).isNone, "not stopping: the usual stall timeout runs")
+    #expect(machine.bytesWritten(1).isNone)
+    #expect(machine.tick(now: t0 + .milliseconds(300)).isNone, "a write restarts the clock")
+    _ = machine.serverStopping(finalReply: stopFrame)
+    #expect(machine.tick(now: t0 + .milliseconds(500)).isNone, "200 ms without a write: within the bound")
+    let pending = machine.output.count
+    #expect(
+      machine.tick(now: t0 + .milliseconds(560)).closeReason == .stalled(.milliseconds(250), pendingBytes: pending))
   }
 
   @Test("Stopping: a call that turns into a stream while stopping ends with the final reply")

@@ -160,7 +160,7 @@ struct PipeliningStateMachineTests {
     }
   }
 
-  @Test("PROTOCOL §2 a graceful stop answers every call in flight, in order, starts none, then closes")
+  @Test("PROTOCOL §2 a graceful stop answers the calls in flight in order, the next with the final reply, then closes")
   func stopAnswersCallsInFlight() {
     var limits = testLimits
     limits.maxCallsInFlight = 2
@@ -171,7 +171,11 @@ struct PipeliningStateMachineTests {
     #expect(machine.serverStopping(finalReply: stop).isNone, "two calls in flight")
     #expect(machine.callReplied(serial: 2, frame: replyFrame(2)).isNone)
     #expect(machine.callReplied(serial: 1, frame: replyFrame(1)).isNone, "a.Three is not started")
-    #expect(outputFrames(machine) == [#"{"parameters":{"value":1}}"#, #"{"parameters":{"value":2}}"#])
+    #expect(
+      outputFrames(machine) == [
+        #"{"parameters":{"value":1}}"#, #"{"parameters":{"value":2}}"#,
+        #"{"parameters":{},"error":"io.navd.ServerStopping"}"#,
+      ])
     #expect(machine.bytesWritten(machine.output.count).closeReason == .serverStopping)
   }
 
