@@ -6,7 +6,8 @@ import Synchronization
 /// scene by its first committed mutation.
 ///
 /// Lookup is synchronous (a mutex over a dictionary) so the event loop can
-/// route a call to its scene's actor without a hop of its own.
+/// route a call to its scene's actor without a hop of its own. Every scene runs
+/// on the engine's one `executor` (navd's event loop).
 ///
 /// A scene exists — reads, subscriptions, `sceneNames` see it — only once a
 /// mutation to it committed (`main` always exists). While the first
@@ -47,30 +48,35 @@ public final class Engine: Sendable {
   /// The engine's bounds, shared by every scene.
   public let configuration: EngineConfiguration
   let store: any SceneStore
+  /// The serial executor every scene runs on.
+  public let executor: any SceneExecutor
   let now: @Sendable () -> Double
   let slots: Mutex<[String: Slot]>
 
   private init(
     configuration: EngineConfiguration, store: any SceneStore, scenes: [String: SceneEngine],
-    now: @escaping @Sendable () -> Double
+    executor: any SceneExecutor, now: @escaping @Sendable () -> Double
   ) {
     self.configuration = configuration
     self.store = store
+    self.executor = executor
     self.now = now
     var slots = scenes.mapValues { Slot(scene: $0, exists: true) }
     if slots[Self.mainScene] == nil {
-      let main = SceneEngine(name: Self.mainScene, configuration: configuration, store: store, now: now)
+      let main = SceneEngine(
+        name: Self.mainScene, configuration: configuration, store: store, executor: executor, now: now)
       slots[Self.mainScene] = Slot(scene: main, exists: true)
     }
     self.slots = Mutex(slots)
   }
 
-  /// An engine with no stored scenes: just `main`, empty, in a new epoch.
+  /// An engine with no stored scenes: just `main`, empty, in a new epoch. Its scenes run
+  /// on `executor` (by default a queue of their own).
   public convenience init(
     configuration: EngineConfiguration = EngineConfiguration(), store: any SceneStore = VolatileSceneStore(),
-    now: @escaping @Sendable () -> Double = Engine.monotonicSeconds
+    executor: any SceneExecutor = QueueSceneExecutor(), now: @escaping @Sendable () -> Double = Engine.monotonicSeconds
   ) {
-    self.init(configuration: configuration, store: store, scenes: [:], now: now)
+    self.init(configuration: configuration, store: store, scenes: [:], executor: executor, now: now)
   }
 
   /// Starts with the scenes a store kept (`SceneStore.load()`), each at its
@@ -80,16 +86,17 @@ public final class Engine: Sendable {
   /// message names the scene and the version.
   public convenience init(
     configuration: EngineConfiguration = EngineConfiguration(), store: any SceneStore, restoring stored: [StoredScene],
-    now: @escaping @Sendable () -> Double = Engine.monotonicSeconds
+    executor: any SceneExecutor = QueueSceneExecutor(), now: @escaping @Sendable () -> Double = Engine.monotonicSeconds
   ) throws(StoreError) {
     var scenes: [String: SceneEngine] = [:]
     for scene in stored {
       guard scenes[scene.name] == nil else {
         throw StoreError(.corrupt, "the store holds two scenes named \"\(scene.name)\"")
       }
-      scenes[scene.name] = try SceneEngine(restoring: scene, configuration: configuration, store: store, now: now)
+      scenes[scene.name] = try SceneEngine(
+        restoring: scene, configuration: configuration, store: store, executor: executor, now: now)
     }
-    self.init(configuration: configuration, store: store, scenes: scenes, now: now)
+    self.init(configuration: configuration, store: store, scenes: scenes, executor: executor, now: now)
   }
 
   /// The scene, if it exists (reads never create one).
@@ -100,29 +107,24 @@ public final class Engine: Sendable {
     return slot.scene
   }
 
-  /// Commits `request` to the scene `name`, creating the scene by this commit
-  /// when it does not exist yet. A failure leaves no scene behind.
-  /// `requester`: whose quota a new scene counts toward (nil: exempt).
+  /// Commits `request` to the scene `name` as `submit` does and returns the result: for
+  /// in-process callers that await (tests, `navbench --engine`).
   public func mutate(scene name: String, _ request: MutationRequest, requester: SceneRequester? = nil) async
     -> Result<MutationOutcome, NavError>
   {
-    let entered: (scene: SceneEngine, creating: Bool)
-    do {
-      entered = try enter(name, requester: requester)
-    } catch {
-      return .failure(error)
+    await withCheckedContinuation { done in
+      submit(scene: name, request, requester: requester) { done.resume(returning: $0) }
     }
-    let result = await entered.scene.mutate(request)
-    if entered.creating { created(name, committed: (try? result.get()) != nil) }
-    return result
   }
 
-  /// Commits `request` to the scene `name` as `mutate` does, without a task of the caller's
-  /// own (`SceneEngine.submit`): `completion` gets the result, at once when the request is
-  /// refused before reaching the scene, else once it is stored and published.
+  /// Commits `request` to the scene `name`, creating the scene by this commit when it does
+  /// not exist yet; a failure leaves no scene behind. `completion` gets the result: at once
+  /// when the request is refused before reaching the scene, else on the scene's executor once
+  /// it is stored and published (`SceneEngine.submit`). `requester`: whose quota a new scene
+  /// counts toward (nil: exempt).
   public func submit(
     scene name: String, _ request: MutationRequest, requester: SceneRequester? = nil,
-    executor: (any TaskExecutor)? = nil, completion: @escaping SceneEngine.Completion
+    completion: @escaping SceneEngine.Completion
   ) {
     let entered: (scene: SceneEngine, creating: Bool)
     do {
@@ -132,10 +134,10 @@ public final class Engine: Sendable {
       return
     }
     guard entered.creating else {
-      entered.scene.submit(request, executor: executor, completion: completion)
+      entered.scene.submit(request, completion: completion)
       return
     }
-    entered.scene.submit(request, executor: executor) { result in
+    entered.scene.submit(request) { result in
       self.created(name, committed: (try? result.get()) != nil)
       completion(result)
     }
@@ -189,7 +191,7 @@ public final class Engine: Sendable {
 
   /// A scene of this engine that does not exist yet: empty, version 0, a new epoch.
   func newScene(_ name: String) -> SceneEngine {
-    SceneEngine(name: name, configuration: configuration, store: store, now: now)
+    SceneEngine(name: name, configuration: configuration, store: store, executor: executor, now: now)
   }
 
   /// Names of the scenes that exist, sorted.

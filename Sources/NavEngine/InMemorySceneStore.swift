@@ -27,21 +27,15 @@ public final class InMemorySceneStore: SceneStore {
     contents.withLock { $0.scenes.values.sorted { $0.name < $1.name } }
   }
 
-  /// Stores the group, or throws the next queued failure and stores nothing.
-  nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws(StoreError) {
-    _ = try commitAtOnce(records)
-  }
-
-  /// Stores the group as `commit` does: always at once.
-  public func commitAtOnce(_ records: [CommitRecord]) throws(StoreError) -> Bool {
+  /// Stores the group at once, or fails with the next queued failure and stores nothing.
+  public func commit(_ records: [CommitRecord], waiter: any StoreWaiter) -> Result<Void, StoreError>? {
     let failure: StoreError? = contents.withLock { contents in
       if !contents.failures.isEmpty { return contents.failures.removeFirst() }
       for record in records { Self.store(record, in: &contents.scenes) }
       contents.commits += 1
       return nil
     }
-    if let failure { throw failure }
-    return true
+    return failure.map { .failure($0) } ?? .success(())
   }
 
   /// Makes the next commit fail with `error` (call n times for n failures).

@@ -7,23 +7,53 @@ extension SceneEngine {
   /// `watching`, tells the client the watch is registered. Past
   /// `maxSubscribersPerScene` streams it throws LimitExceeded and adds nothing.
   public func watchActions(_ watcher: Subscriber) throws(NavError) {
-    try admitStream()
-    guard watcher.watching(scene: name, first: watcher.encode(.watching(scene: name, version: version))) else {
+    try core.admitStream()
+    guard watcher.watching(scene: name, first: watcher.encode(.watching(scene: name, version: core.version))) else {
       return
     }
-    actionWatchers[watcher.id] = watcher
+    core.actionWatchers[watcher.id] = watcher
     let id = watcher.id
     watcher.addCancelHook { [weak self] in
-      Task { await self?.removeWatcher(id) }
+      self?.enter { $0.core.actionWatchers[id] = nil }
     }
   }
-
-  func removeWatcher(_ id: UInt64) { actionWatchers[id] = nil }
 
   /// A front end activates an item: it must be shown (with the `metrics` it drew) and enabled.
   /// `watchers` is how many watchers queued the action (a watcher whose queue is
   /// full drops it and is told later); subscribers get an `events` frame.
   public func activate(_ itemId: String, metrics: LayoutMetrics = .defaults) throws(NavError) -> (
+    action: String?, watchers: Int
+  ) {
+    try core.activate(itemId, metrics: metrics)
+  }
+
+  /// Activating the back button pops the top item (SEMANTICS R60): allowed
+  /// only while the back button is shown and enabled on a visible bar. The pop
+  /// expects the top the front end saw (`expectTop`, else the current top), so
+  /// a front end never pops a screen it did not show. `item` is the name the
+  /// call gave the back button (`ActivateCall.backButtonItem`), the error's `value`.
+  /// `completion` gets the result as `submit`'s does.
+  public func activateBack(
+    item: String, metrics: LayoutMetrics = .defaults, expectTop: String?, client: String,
+    completion: @escaping Completion
+  ) {
+    let layout = LayoutResolver.resolve(core.state, metrics: metrics)
+    guard !layout.navigationBar.hidden, let back = layout.navigationBar.backButton, back.enabled else {
+      completion(
+        .failure(
+          NavError(
+            .itemNotActivatable, "the back button is not shown and enabled, so it cannot be activated", field: "item",
+            value: item)))
+      return
+    }
+    let top = expectTop ?? layout.navigationBar.topItem
+    receive(MutationRequest(ops: [.pop(expectTop: top, animated: true)], client: client), completion)
+  }
+}
+
+extension SceneCore {
+  /// `SceneEngine.activate`.
+  mutating func activate(_ itemId: String, metrics: LayoutMetrics) throws(NavError) -> (
     action: String?, watchers: Int
   ) {
     guard let item = state.barButtonItems[itemId] else {
@@ -57,28 +87,5 @@ extension SceneEngine {
       }
     }
     return (item.action, queued)
-  }
-}
-
-extension SceneEngine {
-  /// Activating the back button pops the top item (SEMANTICS R60): allowed
-  /// only while the back button is shown and enabled on a visible bar. The pop
-  /// expects the top the front end saw (`expectTop`, else the current top), so
-  /// a front end never pops a screen it did not show. `item` is the name the
-  /// call gave the back button (`ActivateCall.backButtonItem`), the error's `value`.
-  public func activateBack(
-    item: String, metrics: LayoutMetrics = .defaults, expectTop: String?, client: String
-  ) async -> Result<
-    MutationOutcome, NavError
-  > {
-    let layout = LayoutResolver.resolve(state, metrics: metrics)
-    guard !layout.navigationBar.hidden, let back = layout.navigationBar.backButton, back.enabled else {
-      return .failure(
-        NavError(
-          .itemNotActivatable, "the back button is not shown and enabled, so it cannot be activated", field: "item",
-          value: item))
-    }
-    let top = expectTop ?? layout.navigationBar.topItem
-    return await mutate(MutationRequest(ops: [.pop(expectTop: top, animated: true)], client: client))
   }
 }

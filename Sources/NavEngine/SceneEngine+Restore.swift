@@ -95,10 +95,11 @@ extension SceneEngine {
   /// mutation ids answer retries as before the restart (CONFLICTS.md I1–I4).
   public init(
     restoring stored: StoredScene, configuration: EngineConfiguration, store: any SceneStore,
-    now: @escaping @Sendable () -> Double
+    executor: any SceneExecutor = QueueSceneExecutor(), now: @escaping @Sendable () -> Double
   ) throws(StoreError) {
     let history = try SceneHistory(restoring: stored, configuration: configuration)
     self.init(
-      name: stored.name, epoch: stored.epoch, history: history, configuration: configuration, store: store, now: now)
+      name: stored.name, epoch: stored.epoch, history: history, configuration: configuration, store: store,
+      executor: executor, now: now)
   }
 }

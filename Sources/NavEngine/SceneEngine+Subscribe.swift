@@ -13,6 +13,22 @@ extension SceneEngine {
   public func subscribe(_ subscriber: Subscriber, view: DocumentView, sinceVersion: UInt64?, epoch: String? = nil)
     throws(NavError)
   {
+    guard try core.subscribe(subscriber, view: view, sinceVersion: sinceVersion, epoch: epoch) else { return }
+    let id = subscriber.id
+    subscriber.addCancelHook { [weak self] in
+      self?.enter { $0.core.unsubscribe(id, view: view) }
+    }
+  }
+
+  /// Forgets subscribers and watchers whose stream closed but whose cancel hook has not run yet.
+  func pruneClosedSubscribers() { core.pruneClosedSubscribers() }
+}
+
+extension SceneCore {
+  /// `SceneEngine.subscribe`: true once `subscriber` is added (false: its stream closed meanwhile).
+  mutating func subscribe(_ subscriber: Subscriber, view: DocumentView, sinceVersion: UInt64?, epoch: String?)
+    throws(NavError) -> Bool
+  {
     try admitStream()
     // Taken out while it changes, so adding one subscriber never copies the others.
     var group =
@@ -33,12 +49,9 @@ extension SceneEngine {
     {
       first = resumeUpdates(view: view, since: since).map(subscriber.encode)
     }
-    guard subscriber.subscribed(first: first, base: group.current) else { return }
+    guard subscriber.subscribed(first: first, base: group.current) else { return false }
     group.subscribers.add(subscriber)
-    let id = subscriber.id
-    subscriber.addCancelHook { [weak self] in
-      Task { await self?.unsubscribe(id, view: view) }
-    }
+    return true
   }
 
   /// What resuming from `since` costs, in bytes of documents built and
@@ -69,14 +82,14 @@ extension SceneEngine {
     return updates
   }
 
-  func unsubscribe(_ id: UInt64, view: DocumentView) {
+  mutating func unsubscribe(_ id: UInt64, view: DocumentView) {
     groups[view]?.subscribers.remove(id)
     if groups[view]?.subscribers.isEmpty == true { groups[view] = nil }
   }
 
   /// Forgets subscribers and watchers whose stream closed but whose
   /// `unsubscribe` has not run yet, so counts and limits see only live ones.
-  func pruneClosedSubscribers() {
+  mutating func pruneClosedSubscribers() {
     for (view, group) in groups {
       let closed = group.subscribers.members.filter(\.isClosed).map(\.id)
       for id in closed { unsubscribe(id, view: view) }
@@ -88,9 +101,9 @@ extension SceneEngine {
   /// (subscribers and `WatchActions` watchers together, PROTOCOL §9.12).
   ///
   /// Closed streams are pruned only when the members reach the limit: pruning
-  /// looks at every member, and doing it on every call made subscribing N
-  /// streams cost N² (10,000 subscribers took 7 s).
-  func admitStream() throws(NavError) {
+  /// looks at every member, and doing it on every call would make subscribing N
+  /// streams cost N².
+  mutating func admitStream() throws(NavError) {
     var count = memberCount
     if count >= configuration.maxSubscribersPerScene {
       pruneClosedSubscribers()

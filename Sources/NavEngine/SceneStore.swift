@@ -158,32 +158,44 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 
 /// Where committed mutations go before they are acknowledged.
 ///
-/// The engine hands a store every mutation of one engine turn at once (group
-/// commit) and acknowledges none of them until `commit` returns; a thrown
-/// error fails every writer in the group and changes nothing (the engine
-/// installs a group only after it is stored). Implementations must not block
-/// Swift's cooperative pool: `commit` runs on the calling scene's executor
-/// (`nonisolated(nonsending)`); a store that needs no IO (the volatile one)
-/// then costs no thread hop, and one that does hands the work to its own
-/// thread and resumes the scene when it is durable.
+/// The engine hands a store every mutation of one commit group at once and acknowledges
+/// none of them until the store says the group is stored; a failure fails every writer in
+/// the group and changes nothing (the engine installs a group only after it is stored).
+/// `commit` is called on the scene's executor (navd's event loop) and must not block it: a
+/// store that needs no waiting (the volatile one, navd's redo log) finishes at once and
+/// returns the result; one that must wait (an fsync on its own thread) returns nil and
+/// tells `waiter` later, from any thread, exactly once.
 public protocol SceneStore: Sendable {
   /// Every persisted scene, for start-up (called once, before serving).
   func load() throws(StoreError) -> [StoredScene]
-  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError)
-  /// Stores the group as `commit` does, at once on the calling thread, when that needs no
-  /// waiting: true once it is stored; false when the caller must `commit` (and await) instead,
-  /// with nothing stored. Throws as `commit` does.
-  ///
-  /// It exists for the engine's cost per group: awaiting `commit` through the protocol takes
-  /// async frames and executor checks for a redo log append that never suspends; committing
-  /// at once took a navd round trip from 62,567 to 58,964 instructions on the event loop
-  /// (`bench/profile.sh`).
-  func commitAtOnce(_ records: [CommitRecord]) throws(StoreError) -> Bool
+  /// Stores a group: its result when the store finished at once, else nil and the result
+  /// goes to `waiter.stored(_:)` once the group is stored or failed.
+  func commit(_ records: [CommitRecord], waiter: any StoreWaiter) -> Result<Void, StoreError>?
+}
+
+/// Who waits for a group a store finishes later than at once (`SceneStore.commit`):
+/// the scene that handed it over.
+public protocol StoreWaiter: AnyObject, Sendable {
+  /// The group is stored (success) or nothing of it is (failure). Called once, from any thread.
+  func stored(_ result: Result<Void, StoreError>)
 }
 
 extension SceneStore {
-  /// Never at once: every group is awaited through `commit`.
-  public func commitAtOnce(_ records: [CommitRecord]) throws(StoreError) -> Bool { false }
+  /// Stores a group and returns once it is stored, or throws and stores nothing: for tools
+  /// and tests, which have no scene to tell.
+  public func commit(_ records: [CommitRecord]) async throws(StoreError) {
+    let result = await withCheckedContinuation { (done: CheckedContinuation<Result<Void, StoreError>, Never>) in
+      if let result = commit(records, waiter: ContinuationWaiter(done)) { done.resume(returning: result) }
+    }
+    try result.get()
+  }
+}
+
+/// `SceneStore.commit(_:)`'s waiter: resumes the caller.
+private final class ContinuationWaiter: StoreWaiter {
+  let continuation: CheckedContinuation<Result<Void, StoreError>, Never>
+  init(_ continuation: CheckedContinuation<Result<Void, StoreError>, Never>) { self.continuation = continuation }
+  func stored(_ result: Result<Void, StoreError>) { continuation.resume(returning: result) }
 }
 
 /// A store that keeps nothing: navd's state lives as long as the process.
@@ -192,8 +204,6 @@ public struct VolatileSceneStore: SceneStore {
   public init() {}
   /// Nothing: a volatile navd starts empty.
   public func load() throws(StoreError) -> [StoredScene] { [] }
-  /// Keeps nothing; never fails.
-  nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws(StoreError) {}
-  /// Keeps nothing, at once.
-  public func commitAtOnce(_ records: [CommitRecord]) throws(StoreError) -> Bool { true }
+  /// Keeps nothing; never fails, at once.
+  public func commit(_ records: [CommitRecord], waiter: any StoreWaiter) -> Result<Void, StoreError>? { .success(()) }
 }

@@ -16,8 +16,10 @@ final class LoopInbox: Sendable {
     case sourceHasData(connection: UInt64, serial: UInt64, context: ConnectionCallContext)
     /// Disconnect `connection`, logging `reason`.
     case close(connection: UInt64, reason: String)
-    /// A task job for the loop to run (`EventLoopExecutor`).
+    /// A task or actor job for the loop to run (`EventLoopExecutor`).
     case run(UnownedJob)
+    /// Work for the loop to run (`EventLoopExecutor.later`): a scene's turn, a store's result.
+    case perform(@Sendable () -> Void)
     /// Stop the server.
     case stop
     /// Stop the server gracefully: see `VarlinkServer.stopGracefully`.

@@ -137,6 +137,7 @@ final class ServerLoop: @unchecked Sendable {
   /// The loop thread's body: wait, handle events and messages, flush, until stopped.
   func run() {
     inbox.setLoopThread(currentThreadID())
+    executor.loopStarted()
     adoptConnections()
     log.info(
       "listening",
@@ -305,7 +306,9 @@ final class ServerLoop: @unchecked Sendable {
       guard let connection = connections[id] else { return }
       drive(connection, connection.machine.closeRequested(.requested(reason)))
     case .run(let job):
-      job.runSynchronously(on: executor.asUnownedTaskExecutor())
+      executor.run(job)
+    case .perform(let work):
+      work()
     case .stop:
       stopping = true
     case .drain(let finalReply, let timeout):
@@ -351,7 +354,8 @@ final class ServerLoop: @unchecked Sendable {
     for message in remaining {
       switch message {
       case .streamStarted(_, _, let source): source.cancelled()
-      case .run(let job): globalConcurrentExecutor.enqueue(job)
+      case .run(let job): executor.runLater(job)
+      case .perform(let work): executor.performLater(work)
       default: break
       }
     }

@@ -8,15 +8,16 @@ import Synchronization
 
 /// The io.navd interface: turns each call into engine work and its result into a reply.
 ///
-/// `handle` runs on the event loop and returns at once; the work runs in a
-/// Task on the scene's actor, which answers through the call's context. A
-/// `Mutate` has no task of its own: it is submitted to its scene
-/// (`Engine.submit`), whose one task commits a whole pipelined burst.
+/// `handle` runs on the event loop and returns at once. A call about one scene enters
+/// that scene's actor synchronously (`SceneEngine.enter`: the scenes run on the event
+/// loop), which answers through the call's context; a `Mutate` is answered once its
+/// group is stored and published (`Engine.submit`). Only calls that wait or visit every
+/// scene run in a task.
 public final class NavdService: CallHandler {
   /// The scenes this service serves.
   public let engine: Engine
   let startedAt: Double
-  /// Where each call's task runs: the server's event loop when given (no thread hop per call).
+  /// Where the tasks of calls that need one run: the server's event loop when given.
   private let executor: (any TaskExecutor)?
   let nextSubscriberID = Atomic<UInt64>(1)
   /// Who may do what (PROTOCOL.md § Access); checked before any engine work.
@@ -25,7 +26,7 @@ public final class NavdService: CallHandler {
   let streams = StreamGrants()
 
   /// `access` defaults to navd's safe default: only this process's uid and root.
-  /// `executor` (the server's `EventLoopExecutor`) runs each call's task.
+  /// `executor` (the server's `EventLoopExecutor`) runs the calls' tasks.
   public init(
     engine: Engine, access: AccessControl = AccessControl(ownerUID: getuid()), executor: (any TaskExecutor)? = nil
   ) {
@@ -113,19 +114,16 @@ public final class NavdService: CallHandler {
   }
 
   private func getState(_ call: GetStateCall, _ context: any CallContext) throws(CallError) {
-    let scene = try scene(call.scene)
-    run {
-      let (state, version) = await scene.snapshot()
-      context.reply(StateReply(version: version, epoch: scene.epoch, state: state).parameters)
+    try scene(call.scene).enter { scene in
+      context.reply(StateReply(version: scene.version, epoch: scene.epoch, state: scene.state).parameters)
     }
   }
 
   private func getLayout(_ call: GetLayoutCall, _ context: any CallContext) throws(CallError) {
-    let scene = try scene(call.scene)
     let view = DocumentView.layout(call.metrics)
-    run {
-      let (state, version) = await scene.snapshot()
-      context.reply(LayoutReply(version: version, epoch: scene.epoch, layout: view.document(of: state)).parameters)
+    try scene(call.scene).enter { scene in
+      context.reply(
+        LayoutReply(version: scene.version, epoch: scene.epoch, layout: view.document(of: scene.state)).parameters)
     }
   }
 
@@ -134,8 +132,8 @@ public final class NavdService: CallHandler {
       ops: call.ops, baseVersion: call.baseVersion, epoch: call.epoch, mutationId: call.mutationId,
       policy: ConflictPolicy(call.policy), client: call.clientId ?? Self.connectionClient(context.connectionID),
       uid: context.peer.uid)
-    // No task per call (`Engine.submit`): a pipelined burst is one task and one group.
-    engine.submit(scene: call.scene, request, requester: requester(context), executor: executor) { result in
+    // No task per call (`Engine.submit`): a pipelined burst read in one pass is one group.
+    engine.submit(scene: call.scene, request, requester: requester(context)) { result in
       switch result {
       case .success(let outcome): context.reply(MutationReply(outcome))
       case .failure(let error): context.fail(error.errorName, error.parameters)
@@ -152,52 +150,61 @@ public final class NavdService: CallHandler {
       return
     }
     let subscriber = makeSubscriber(context)
-    let engine = engine
-    let requester = requester(context)
-    let streams = streams
-    let access = access
-    run {
-      do throws(NavError) {
-        if let scene {
-          try await scene.subscribe(subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
-        } else {
+    guard let scene else {
+      let engine = engine
+      let requester = requester(context)
+      run {
+        do throws(NavError) {
           try await engine.subscribe(
             waitingFor: call.scene, subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch,
             requester: requester)
+          self.streamUpdates(to: subscriber, scene: call.scene, context)
+        } catch {
+          context.fail(error.errorName, error.parameters)
         }
-        let sceneName = call.scene
-        let source = SubscriberSource(
-          subscriber, resume: .fromDeliveredVersion { (try? engine.scene(sceneName))?.epoch },
-          wake: context.sourceHasDataSignal)
-        context.stream(from: source)
-        streams.register(
-          source, method: "Subscribe", right: .read, scene: sceneName, peer: context.peer, policy: access.control.policy
-        )
+      }
+      return
+    }
+    scene.enter { scene in
+      do throws(NavError) {
+        try scene.subscribe(subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
+        self.streamUpdates(to: subscriber, scene: call.scene, context)
       } catch {
         context.fail(error.errorName, error.parameters)
       }
     }
   }
 
+  /// Hands a `Subscribe` call over to its subscriber's stream.
+  private func streamUpdates(to subscriber: Subscriber, scene name: String, _ context: any CallContext) {
+    let engine = engine
+    let source = SubscriberSource(
+      subscriber, resume: .fromDeliveredVersion { (try? engine.scene(name))?.epoch },
+      wake: context.sourceHasDataSignal)
+    context.stream(from: source)
+    streams.register(
+      source, method: "Subscribe", right: .read, scene: name, peer: context.peer, policy: access.control.policy)
+  }
+
   private func activate(_ call: ActivateCall, _ context: any CallContext) throws(CallError) {
     let scene = try scene(call.scene)
     let client = call.clientId ?? Self.connectionClient(context.connectionID)
     if call.item == ActivateCall.backButtonItem {
-      run {
-        switch await scene.activateBack(
-          item: call.item, metrics: call.metrics, expectTop: call.expectTop, client: client)
-        {
-        case .success(let outcome):
-          context.reply(ActivationResult(action: nil, watchers: 0, version: outcome.version).parameters)
-        case .failure(let error): context.fail(error.errorName, error.parameters)
+      scene.enter { scene in
+        scene.activateBack(item: call.item, metrics: call.metrics, expectTop: call.expectTop, client: client) {
+          switch $0 {
+          case .success(let outcome):
+            context.reply(ActivationResult(action: nil, watchers: 0, version: outcome.version).parameters)
+          case .failure(let error): context.fail(error.errorName, error.parameters)
+          }
         }
       }
       return
     }
     guard call.expectTop == nil else { throw .invalid("expectTop") }
-    run {
+    scene.enter { scene in
       do throws(NavError) {
-        let (action, watchers) = try await scene.activate(call.item, metrics: call.metrics)
+        let (action, watchers) = try scene.activate(call.item, metrics: call.metrics)
         context.reply(ActivationResult(action: action, watchers: watchers).parameters)
       } catch {
         context.fail(error.errorName, error.parameters)
@@ -214,9 +221,9 @@ public final class NavdService: CallHandler {
     let watcher = makeSubscriber(context)
     let streams = streams
     let access = access
-    run {
+    scene.enter { scene in
       do throws(NavError) {
-        try await scene.watchActions(watcher)
+        try scene.watchActions(watcher)
         let source = SubscriberSource(watcher, wake: context.sourceHasDataSignal)
         context.stream(from: source)
         streams.register(

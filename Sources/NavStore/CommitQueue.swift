@@ -4,10 +4,11 @@ import Synchronization
 
 /// Commits waiting for the store thread, from every scene.
 ///
-/// Scenes enqueue and suspend; the store thread takes everything queued at once
-/// and commits it as one transaction (group commit), then resumes each waiter.
+/// Scenes enqueue and go on; the store thread takes everything queued at once
+/// and commits it as one transaction (group commit), then tells each waiter.
 final class CommitQueue: Sendable {
-  typealias Waiter = CheckedContinuation<Result<Void, StoreError>, Never>
+  /// Told the job's result, once, on the store thread.
+  typealias Waiter = @Sendable (Result<Void, StoreError>) -> Void
 
   /// One scene's group and the scene waiting for it to be durable.
   struct Job: Sendable {
@@ -35,7 +36,7 @@ final class CommitQueue: Sendable {
     if accepted {
       wake.signal()
     } else {
-      job.waiter.resume(returning: .failure(StoreError(.io, "the store is closed (navd is stopping)")))
+      job.waiter(.failure(StoreError(.io, "the store is closed (navd is stopping)")))
     }
   }
 

@@ -224,17 +224,35 @@ public final class SQLiteSceneStore: SceneStore {
     }
   }
 
-  /// Stores a group; returns once it is durable (per `durability`) or throws and stores nothing.
-  nonisolated(nonsending) public func commit(_ records: [CommitRecord]) async throws(StoreError) {
-    guard !records.isEmpty else { return }
-    switch commits {
-    case .redoLog(let commits): try await commits.commit(records)
-    case .storeThread(let commits): try await commits.commit(records)
+  /// Stores a group (`SceneStore.commit`): at once when the redo log takes it; else (the
+  /// redo log's backlog is full, or `--durability full`, whose store thread fsyncs) `waiter`
+  /// is told once it is durable or failed.
+  public func commit(_ records: [CommitRecord], waiter: any StoreWaiter) -> Result<Void, StoreError>? {
+    do {
+      if try commitAtOnce(records) { return .success(()) }
+    } catch {
+      return .failure(error)
     }
+    switch commits {
+    case .redoLog(let commits):
+      // Off the scene's executor: the wait is for the applier to make room.
+      Task {
+        do throws(StoreError) {
+          try await commits.commit(records)
+          waiter.stored(.success(()))
+        } catch {
+          waiter.stored(.failure(error))
+        }
+      }
+    case .storeThread(let commits):
+      commits.commit(records, waiter: waiter)
+    }
+    return nil
   }
 
-  /// Stores a group at once when the redo log takes it without waiting (`SceneStore.commitAtOnce`);
-  /// false with `--durability full`, whose store thread the caller must await.
+  /// Stores a group at once when the redo log takes it without waiting: true once stored;
+  /// false, with nothing stored, when `commit` would have to wait (a full backlog, or
+  /// `--durability full`).
   public func commitAtOnce(_ records: [CommitRecord]) throws(StoreError) -> Bool {
     guard !records.isEmpty else { return true }
     switch commits {

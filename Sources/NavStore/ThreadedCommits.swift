@@ -5,9 +5,9 @@ import Synchronization
 /// `--durability full`: commits are written by a store thread of navd's own, because each
 /// one fsyncs and an fsync must never run on the event loop or the cooperative pool.
 ///
-/// `commit` queues the group and suspends the scene; the store thread takes every group
-/// queued meanwhile, from every scene, writes them in one transaction (group commit) and
-/// then resumes each scene. A failed transaction fails all of them and stores none; the
+/// `commit` queues the group and returns; the store thread takes every group queued
+/// meanwhile, from every scene, writes them in one transaction (group commit) and then
+/// tells each scene (its `StoreWaiter`). A failed transaction fails all of them and stores none; the
 /// next one starts clean, so a full disk heals once space returns.
 final class ThreadedCommits: Sendable {
   private let queue = CommitQueue()
@@ -29,7 +29,7 @@ final class ThreadedCommits: Sendable {
             queue.noteTransaction()
             disk?.keepWithinBudget(writer)
           }
-          for job in jobs { job.waiter.resume(returning: result) }
+          for job in jobs { job.waiter(result) }
         }
       })
   }
@@ -43,12 +43,10 @@ final class ThreadedCommits: Sendable {
     }
   }
 
-  /// Stores a group; returns once the store thread committed it, or throws and stores nothing.
-  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
-    let result = await withCheckedContinuation { (waiter: CommitQueue.Waiter) in
-      queue.enqueue(CommitQueue.Job(records: records, waiter: waiter))
-    }
-    try result.get()
+  /// Queues a group for the store thread, which tells `waiter` once it committed it, or
+  /// failed and stored nothing.
+  func commit(_ records: [CommitRecord], waiter: any StoreWaiter) {
+    queue.enqueue(CommitQueue.Job(records: records, waiter: { waiter.stored($0) }))
   }
 
   /// Transactions committed so far.

@@ -41,7 +41,7 @@ struct EngineBench {
     while done < mutations, done % Self.batch != 0 || !deadline.passed {
       let ops = try Self.decode(frames[done % Self.batch])
       var applied = try state.applying(ops)
-      // Swapped in, as SceneEngine+Apply moves the new state into its plan: assigning
+      // Swapped in, as SceneCore+Apply moves the new state into its plan: assigning
       // `applied.state` copied it (a retain of each of its arrays) and released the copy.
       swap(&state, &applied.state)
       let patch = document.update(to: state)
@@ -108,7 +108,7 @@ struct EngineBench {
   }
 
   /// The update's parameters, encoded by navd's own stream encoder, as
-  /// SceneEngine+Publish has it encode every update.
+  /// SceneCore+Publish has it encode every update.
   static func encodeUpdate(version: UInt64, patch: [PatchOperation], events: [SceneEvent]) -> [UInt8] {
     WireStreamEncoder().encode(
       .update(

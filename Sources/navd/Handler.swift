@@ -49,7 +49,8 @@ func makeService(
   configuration.snapshotInterval = settings.snapshotInterval
   let engine: Engine
   do {
-    engine = try Engine(configuration: configuration, store: durable.store, restoring: durable.scenes)
+    engine = try Engine(
+      configuration: configuration, store: durable.store, restoring: durable.scenes, executor: executor)
   } catch {
     throw durable.store.explained(error)
   }

@@ -1,7 +1,8 @@
-import NavEngine
 import NavModel
 import Synchronization
 import Testing
+
+@testable import NavEngine
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
@@ -16,7 +17,7 @@ final class RecordingStore: SceneStore {
 
   func load() throws(StoreError) -> [StoredScene] { [] }
 
-  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
+  func commit(_ records: [CommitRecord], waiter: any StoreWaiter) -> Result<Void, StoreError>? {
     let fail = state.withLock { s -> Bool in
       if s.failNext {
         s.failNext = false
@@ -25,7 +26,7 @@ final class RecordingStore: SceneStore {
       s.groups.append(records)
       return false
     }
-    if fail { throw StoreError(.full, "disk full") }
+    return fail ? .failure(StoreError(.full, "disk full")) : .success(())
   }
 
   func failNextCommit() { state.withLock { $0.failNext = true } }
@@ -52,7 +53,57 @@ enum Sample {
   }
 }
 
+/// Results as completions get them, by position, for a test that reads them afterwards.
+final class Answers: Sendable {
+  private let results = Mutex<[Int: Result<MutationOutcome, NavError>]>([:])
+
+  /// A completion that records its result at `index`; a second call records an issue.
+  func completion(_ index: Int) -> SceneEngine.Completion {
+    { result in
+      let again = self.results.withLock { $0.updateValue(result, forKey: index) != nil }
+      if again { Issue.record("mutation \(index) was answered twice") }
+    }
+  }
+
+  /// The result at `index`, nil while unanswered.
+  subscript(_ index: Int) -> Result<MutationOutcome, NavError>? { results.withLock { $0[index] } }
+
+  /// How many were answered.
+  var count: Int { results.withLock { $0.count } }
+}
+
 extension SceneEngine {
+  /// The core's op log, remembered ids and snapshot schedule, for tests.
+  var log: OpLog { core.log }
+  var memory: MutationMemory { core.memory }
+  var snapshots: SnapshotSchedule { core.snapshots }
+  var subscriberCount: Int { core.subscriberCount }
+
+  /// `requests` planned in order as one group on the current state, as a turn plans them;
+  /// nothing is installed.
+  func planned(_ requests: [MutationRequest]) -> GroupPlan {
+    var plan = GroupPlan(state: core.state, version: core.version, snapshots: core.snapshots)
+    for request in requests { core.plan(request, into: &plan) }
+    return plan
+  }
+
+  /// Receives `requests` in one turn of the executor, so that they form one group (as far
+  /// as `groupCapacity` lets them), and returns their results in order.
+  func commitGroup(_ requests: [MutationRequest]) async -> [Result<MutationOutcome, NavError>] {
+    let answers = Answers()
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      guard !requests.isEmpty else { return done.resume() }
+      for (index, request) in requests.enumerated() {
+        let record = answers.completion(index)
+        receive(request) { result in
+          record(result)
+          if answers.count == requests.count { done.resume() }
+        }
+      }
+    }
+    return requests.indices.map { answers[$0]! }
+  }
+
   /// Mutates and expects success.
   @discardableResult
   func commit(_ request: MutationRequest, sourceLocation: SourceLocation = #_sourceLocation) async throws
@@ -79,12 +130,13 @@ extension SceneEngine {
 }
 
 func makeScene(
-  store: any SceneStore = VolatileSceneStore(), clock: ManualClock = ManualClock(),
-  configure: (inout EngineConfiguration) -> Void = { _ in }
+  store: any SceneStore = VolatileSceneStore(), executor: any SceneExecutor = QueueSceneExecutor(),
+  clock: ManualClock = ManualClock(), configure: (inout EngineConfiguration) -> Void = { _ in }
 )
   -> SceneEngine
 {
   var configuration = EngineConfiguration()
   configure(&configuration)
-  return SceneEngine(name: "main", configuration: configuration, store: store, now: { clock.now })
+  return SceneEngine(
+    name: "main", configuration: configuration, store: store, executor: executor, now: { clock.now })
 }

@@ -142,29 +142,31 @@ struct FailedMutationTests {
   }
 
   @Test("V2 concurrent creations of one scene: it exists exactly when one of them committed")
-  func concurrentCreations() async throws {
-    let store = GatedStore()
+  func concurrentCreations() throws {
+    let held = HeldScene()
     var configuration = EngineConfiguration()
     configuration.maxScenes = 2
-    let engine = Engine(configuration: configuration, store: store)
-    var arrivals = store.arrivals.makeAsyncIterator()
+    let engine = Engine(configuration: configuration, store: held.store, executor: held.executor)
+    let submit = { (scene: String, request: MutationRequest, index: Int) in
+      engine.submit(scene: scene, request, completion: held.answers.completion(index))
+      held.executor.runAll()
+    }
     // A creation in flight holds the last free slot ...
-    let first = Task { await engine.mutate(scene: "new", Sample.request([Sample.button("a")])) }
-    _ = try #require(await arrivals.next())
+    submit("new", Sample.request([Sample.button("a")]), 0)
+    #expect(held.store.groups == [[1]])
     #expect(engine.sceneNames == ["main"], "not visible while in flight")
-    #expect(
-      await engine.mutate(scene: "other", Sample.request([Sample.button("a")])).failureValue?.limit == "maxScenes")
+    submit("other", Sample.request([Sample.button("a")]), 1)
+    #expect(held.answers[1]?.failureValue?.limit == "maxScenes", "refused at once")
     // ... which a second request to the same name shares (it waits for the first one's group); it fails on its own.
-    let second = Task { await engine.mutate(scene: "new", Sample.request([])) }
-    store.release(failing: StoreError(.io, "I/O error"))
-    #expect(await first.value.failureValue?.code == .storageFailed)
-    #expect(await second.value.failureValue?.code == .invalidMutation)
+    submit("new", Sample.request([]), 2)
+    held.finish(failing: StoreError(.io, "I/O error"))
+    #expect(held.answers[0]?.failureValue?.code == .storageFailed)
+    #expect(held.answers[2]?.failureValue?.code == .invalidMutation)
     #expect(engine.sceneNames == ["main"])
     // The slot was given back.
-    let third = Task { await engine.mutate(scene: "other", Sample.request([Sample.button("a")])) }
-    _ = try #require(await arrivals.next())
-    store.release()
-    #expect(try await third.value.get().version == 1)
+    submit("other", Sample.request([Sample.button("a")]), 3)
+    held.finish()
+    #expect(try held.answers[3]?.get().version == 1)
     #expect(engine.sceneNames == ["main", "other"])
   }
 }

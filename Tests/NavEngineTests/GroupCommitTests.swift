@@ -8,51 +8,49 @@ import Testing
 @Suite("Two-phase group commit")
 struct GroupCommitTests {
   @Test("V4 a read while the group is being stored sees the state before it")
-  func readDuringStoreSeesOldState() async throws {
-    let store = GatedStore()
-    let scene = makeScene(store: store)
-    var arrivals = store.arrivals.makeAsyncIterator()
-    let writer = Task { await scene.mutate(Sample.request([.push(Sample.item("inbox"), animated: false)])) }
-    let group = try #require(await arrivals.next())
-    #expect(group.map(\.version) == [1])
-    let (state, version) = await scene.snapshot()
-    #expect(version == 0)
-    #expect(state == .empty)
-    // A subscriber that arrives meanwhile starts at version 0 and then gets version 1.
+  func readDuringStoreSeesOldState() throws {
+    let held = HeldScene()
+    held.submit(Sample.request([.push(Sample.item("inbox"), animated: false)]), 0)
+    #expect(held.store.groups == [[1]])
     let subscriber = TestSubscriber(id: 1)
-    try await scene.subscribe(subscriber.subscriber, view: .state, sinceVersion: nil)
+    try held.read { scene in
+      #expect(scene.version == 0)
+      #expect(scene.state == .empty)
+      // A subscriber that arrives meanwhile starts at version 0 and then gets version 1.
+      try scene.subscribe(subscriber.subscriber, view: .state, sinceVersion: nil)
+    }
     #expect(try subscriber.pull().map { $0["version"] } == [.number(0)])
-    store.release()
-    #expect(try await writer.value.get().version == 1)
-    #expect(await scene.snapshot().version == 1)
+    #expect(held.answers[0] == nil, "not answered before it is stored")
+    held.finish()
+    #expect(try held.answers[0]?.get().version == 1)
+    #expect(held.read { $0.version } == 1)
     #expect(try subscriber.pull().map { $0["toVersion"] } == [.number(1)])
   }
 
   @Test("V1 a failed store changes nothing and its versions are never seen: the next commit numbers them again")
-  func failedStoreLeavesNothing() async throws {
-    let store = GatedStore()
-    let scene = makeScene(store: store)
+  func failedStoreLeavesNothing() throws {
+    let held = HeldScene()
     let subscriber = TestSubscriber(id: 1)
-    try await scene.subscribe(subscriber.subscriber, view: .state, sinceVersion: nil)
+    try held.read { try $0.subscribe(subscriber.subscriber, view: .state, sinceVersion: nil) }
     _ = try subscriber.pull()
-    var arrivals = store.arrivals.makeAsyncIterator()
-    let failing = Task { await scene.mutate(Sample.request([Sample.button("lost")], mutationId: "m")) }
-    _ = try #require(await arrivals.next())
-    store.release(failing: StoreError(.full, "no space left on device"))
-    let error = try #require(await failing.value.failureValue)
+    held.submit(Sample.request([Sample.button("lost")], mutationId: "m"), 0)
+    held.finish(failing: StoreError(.full, "no space left on device"))
+    let error = try #require(held.answers[0]?.failureValue)
     #expect(error.code == .storageFailed)
     #expect(error.message.contains("no space left on device"), "\(error.message)")
-    #expect(await scene.snapshot().version == 0)
-    #expect(await scene.memory.count == 0, "a failed mutation id is not remembered (I3)")
-    #expect(await scene.log.count == 0)
-    let kept = Task { await scene.mutate(Sample.request([Sample.button("kept")], mutationId: "m")) }
-    _ = try #require(await arrivals.next())
-    store.release()
-    let outcome = try await kept.value.get()
+    held.read { scene in
+      #expect(scene.version == 0)
+      #expect(scene.memory.count == 0, "a failed mutation id is not remembered (I3)")
+      #expect(scene.log.count == 0)
+    }
+    held.submit(Sample.request([Sample.button("kept")], mutationId: "m"), 1)
+    #expect(held.store.groups == [[1]], "the next group numbers version 1 again")
+    held.finish()
+    let outcome = try #require(try held.answers[1]?.get())
     #expect(outcome.version == 1 && !outcome.replayed)
     let updates = try subscriber.pull()
     #expect(updates.map { $0["toVersion"] } == [.number(1)], "version 1 is sent once, for the stored mutation")
-    let state = await scene.snapshot().state
+    let state = held.read { $0.state }
     #expect(state.barButtonItems["kept"] != nil && state.barButtonItems["lost"] == nil)
   }
 
@@ -60,7 +58,7 @@ struct GroupCommitTests {
   func laterRequestsSeeEarlierOnes() async throws {
     let scene = makeScene()
     try await scene.commit(Sample.request([.push(Sample.item("inbox"), animated: false)], client: "a"))
-    let plan = await scene.planGroup([
+    let plan = await scene.planned([
       Sample.request([Sample.title("inbox", "A")], base: 1, client: "a", mutationId: "m1"),
       Sample.request([Sample.title("inbox", "B")], base: 1, client: "b", policy: .failOnConflict),
       Sample.request([Sample.title("inbox", "C")], base: 1, client: "c"),

@@ -10,7 +10,7 @@ import Testing
 @Suite("Submitted mutations: one task per burst, not per call")
 struct SubmitTests {
   /// Completions as they are called, in order, for a test to await.
-  final class Answers: Sendable {
+  final class StreamAnswers: Sendable {
     let stream: AsyncStream<Result<MutationOutcome, NavError>>
     private let continuation: AsyncStream<Result<MutationOutcome, NavError>>.Continuation
 
@@ -21,49 +21,58 @@ struct SubmitTests {
   }
 
   @Test("PROTOCOL §2 a burst submitted while a group is stored is the next group, in submit order, each answered once")
-  func burstIsOneGroupInOrder() async throws {
-    let store = GatedStore()
-    let scene = makeScene(store: store)
-    let answers = Answers()
-    var arrivals = store.arrivals.makeAsyncIterator()
-    var answered = answers.stream.makeAsyncIterator()
-    scene.submit(Sample.request([.push(Sample.item("inbox"), animated: false)]), completion: answers.completion)
-    #expect(try #require(await arrivals.next()).map(\.version) == [1])
-    for title in ["b", "c", "d"] {
-      scene.submit(Sample.request([Sample.title("inbox", title)]), completion: answers.completion)
+  func burstIsOneGroupInOrder() throws {
+    let held = HeldScene()
+    held.submit(Sample.request([.push(Sample.item("inbox"), animated: false)]), 0)
+    #expect(held.store.groups == [[1]])
+    for (index, title) in ["b", "c", "d"].enumerated() {
+      held.submit(Sample.request([Sample.title("inbox", title)]), index + 1)
     }
-    store.release()
-    #expect(try await answered.next()?.get().version == 1)
-    #expect(
-      try #require(await arrivals.next()).map(\.version) == [2, 3, 4], "the three submitted meanwhile: one group")
-    store.release()
-    for version: UInt64 in [2, 3, 4] { #expect(try await answered.next()?.get().version == version) }
-    let (state, version) = await scene.snapshot()
+    #expect(held.store.groups == [[1]], "nothing more is stored while a group is")
+    held.finish()
+    #expect(try held.answers[0]?.get().version == 1)
+    #expect(held.store.groups == [[2, 3, 4]], "the three submitted meanwhile: one group")
+    #expect(held.answers.count == 1)
+    held.finish()
+    for index in 1...3 { #expect(try held.answers[index]?.get().version == UInt64(index + 1)) }
+    let (state, version) = held.read { $0.snapshot() }
     #expect(version == 4)
     #expect(state.navigationBar.items.map(\.title) == ["d"], "applied in submit order")
   }
 
-  @Test(
-    "PROTOCOL §2 a mutate caller waiting behind a submitted group leads the next one, with what was submitted after it")
-  func mutateCallerTakesTheLead() async throws {
-    let store = GatedStore()
-    let scene = makeScene(store: store)
-    let answers = Answers()
-    var arrivals = store.arrivals.makeAsyncIterator()
-    var answered = answers.stream.makeAsyncIterator()
-    scene.submit(Sample.request([.push(Sample.item("inbox"), animated: false)]), completion: answers.completion)
-    _ = try #require(await arrivals.next())
-    let waiting = Task { await scene.mutate(Sample.request([Sample.title("inbox", "m")])) }
-    while await scene.pending.isEmpty { await Task.yield() }
-    scene.submit(Sample.request([Sample.title("inbox", "s")]), completion: answers.completion)
-    store.release()
-    #expect(try await answered.next()?.get().version == 1)
-    #expect(try #require(await arrivals.next()).map(\.version) == [2, 3])
-    store.release()
-    #expect(try await waiting.value.get().version == 2)
-    #expect(try await answered.next()?.get().version == 3)
-    #expect(await scene.snapshot().state.navigationBar.items.map(\.title) == ["s"])
-    #expect(await !scene.draining, "nothing waits, so draining ended")
+  @Test("PROTOCOL §2 a burst submitted to an idle scene in one turn is one group; groupCapacity splits it in order")
+  func idleBurstIsOneGroup() throws {
+    let held = HeldScene()
+    let burst = { (indices: Range<Int>) in
+      held.executor.onExecutor {
+        for index in indices {
+          held.scene.submit(Sample.request([Sample.button("b\(index)")]), completion: held.answers.completion(index))
+        }
+      }
+    }
+    burst(0..<3)
+    #expect(held.store.groups.isEmpty, "the first call asks for a turn; it does not start a group")
+    #expect(held.executor.pendingCount == 1, "one turn asked for, not one per call")
+    held.executor.runAll()
+    #expect(held.store.groups == [[1, 2, 3]])
+    held.finish()
+    #expect((0..<3).map { try? held.answers[$0]?.get().version } == [1, 2, 3])
+    // A subscribed view whose document is half a group's budget: two mutations per group.
+    let subscriber = TestSubscriber(id: 1)
+    try held.read { scene in
+      try scene.subscribe(subscriber.subscriber, view: .state, sinceVersion: nil)
+      scene.core.groups[.state]?.documentBytes = SceneCore.groupDocumentBytes / 2
+      #expect(scene.core.groupCapacity == 2)
+    }
+    burst(3..<8)
+    held.executor.runAll()
+    #expect(held.store.groups == [[4, 5]])
+    for expected in [[6, 7], [8]] as [[UInt64]] {
+      held.finish()
+      #expect(held.store.groups == [expected])
+    }
+    held.finish()
+    #expect((3..<8).map { try? held.answers[$0]?.get().version } == [4, 5, 6, 7, 8])
   }
 
   @Test("V2 a submitted mutation creates its scene; a refused one leaves no scene and no slot")
@@ -71,7 +80,7 @@ struct SubmitTests {
     var configuration = EngineConfiguration()
     configuration.maxScenes = 2
     let engine = Engine(configuration: configuration, store: InMemorySceneStore())
-    let answers = Answers()
+    let answers = StreamAnswers()
     var answered = answers.stream.makeAsyncIterator()
     engine.submit(scene: "fresh", Sample.request([Sample.title("nowhere", "x")]), completion: answers.completion)
     #expect(try #require(await answered.next()).failureValue?.code == .itemNotFound)
@@ -114,7 +123,7 @@ struct SubmitTests {
     #expect(expected.contains { (try? $0.get())?.replayed == true }, "seed \(seed)")
     #expect(expected.contains { (try? $0.get())?.overwritten.isEmpty == false }, "seed \(seed)")
     let scene = makeScene()
-    let answers = Answers()
+    let answers = StreamAnswers()
     var answered = answers.stream.makeAsyncIterator()
     var results: [Result<MutationOutcome, NavError>] = []
     var next = 0

@@ -30,7 +30,7 @@ struct EventLoopExecutorTests {
     server.stop()
   }
 
-  @Test("before start and after stop, tasks still run (on the global executor): none is stranded")
+  @Test("before start and after stop, tasks still run (on the executor's own serial queue): none is stranded")
   func fallsBack() async throws {
     let idle = VarlinkServer(
       configuration: ServerConfiguration(socketPath: "/nonexistent/navd.sock"), interfaces: [],

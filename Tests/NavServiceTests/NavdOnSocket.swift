@@ -22,12 +22,11 @@ final class GroupRecordingStore: SceneStore {
 
   func load() throws(StoreError) -> [StoredScene] { [] }
 
-  nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
+  func commit(_ records: [CommitRecord], waiter: any StoreWaiter) -> Result<Void, StoreError>? {
     groups.withLock { $0.append(records.count) }
-    guard let delay else { return }
-    await withCheckedContinuation { done in
-      DispatchQueue.global().asyncAfter(deadline: .now() + delay) { done.resume() }
-    }
+    guard let delay else { return .success(()) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { waiter.stored(.success(())) }
+    return nil
   }
 }
 
@@ -37,7 +36,7 @@ final class GroupRecordingStore: SceneStore {
 /// must never hold the cooperative pool, whose threads the engine's tasks may need.
 func withNavdOnSocket(store: any SceneStore, client: @escaping @Sendable (String) throws -> Void) async throws {
   let executor = EventLoopExecutor()
-  let service = NavdService(engine: Engine(store: store), executor: executor)
+  let service = NavdService(engine: Engine(store: store, executor: executor), executor: executor)
   var template = Array("/tmp/navd-socket-XXXXXX".utf8CString)
   guard let made = mkdtemp(&template) else { throw SocketClient.Failure(description: "mkdtemp failed") }
   let directory = String(cString: made)

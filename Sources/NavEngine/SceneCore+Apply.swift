@@ -2,7 +2,7 @@ import NavModel
 
 /// Planning one mutation inside a commit group: idempotency, conflicts, the ops.
 /// Reads the installed state, log and memory through `GroupPlan`; changes nothing installed.
-extension SceneEngine {
+extension SceneCore {
   /// Plans `request` after everything already in `plan`, appending its result.
   func plan(_ request: MutationRequest, into plan: inout GroupPlan) {
     let (result, dependsOnGroup) = judge(request, in: &plan)
@@ -31,7 +31,7 @@ extension SceneEngine {
     // The ops' wire form, encoded once: its digest recognises retries, its size is what the op
     // log counts, and the store writes these bytes.
     let encoded = Op.encoded(request.ops)
-    let digest = Self.digest(encoded)
+    let digest = SceneEngine.digest(encoded)
     if let key = memoryKey {
       let inGroup = plan.rememberedInGroup(key)
       if let remembered = inGroup ?? memory.lookup(key) {
@@ -124,14 +124,6 @@ extension SceneEngine {
     return .success(outcome)
   }
 
-  /// A digest of the ops' wire form (`encoded`) that is stable across
-  /// processes (FNV-1a 64), so a retry after a restart is recognised.
-  static func digest(_ encoded: [UInt8]) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in encoded { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    return hash
-  }
-
   /// The version and values of `keys` as planned so far, for a Conflict error's parameters.
   func conflictExtra(_ conflicts: [(FieldKey, UInt64)], plan: GroupPlan) -> [String: JSONValue] {
     [
@@ -144,5 +136,15 @@ extension SceneEngine {
           ]
         }),
     ]
+  }
+}
+
+extension SceneEngine {
+  /// A digest of the ops' wire form (`encoded`) that is stable across
+  /// processes (FNV-1a 64), so a retry after a restart is recognised.
+  static func digest(_ encoded: [UInt8]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in encoded { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    return hash
   }
 }

@@ -2,7 +2,7 @@ import NavModel
 
 /// The conflict rules of Protocol/CONFLICTS.md, judged against the op log
 /// overlaid with the versions planned earlier in the same group.
-extension SceneEngine {
+extension SceneCore {
   /// Field writes: a field this mutation writes that another client wrote or
   /// edited, or whose item another client created, after `base` is a conflict. Returns what last-writer-wins overwrites,
   /// or the Conflict error under fail-on-conflict.

@@ -1,31 +1,34 @@
+import Dispatch
 import NavModel
 import NavTestSupport
 import Testing
 
 @testable import NavEngine
 
-/// A group the store takes at once (`SceneStore.commitAtOnce`, no suspension) ends exactly as
-/// one awaited through `commit`, the simple path the fast one replaced.
-@Suite("Groups stored at once end as awaited groups do")
-struct CommitAtOnceTests {
-  /// An `InMemorySceneStore` behind the protocol's default `commitAtOnce` (never at once):
-  /// every group is awaited through `commit`.
-  final class AwaitedStore: SceneStore {
+/// A group the store finishes later (its result delivered to the scene as a job on its
+/// executor, from another thread) ends exactly as one it finishes at once: the two ways a
+/// store answers go through the one commit path.
+@Suite("Groups stored later end as groups stored at once do")
+struct StoreLaterTests {
+  /// An `InMemorySceneStore` that answers every group later, from another thread.
+  final class LaterInMemoryStore: SceneStore {
     let inner = InMemorySceneStore()
     func load() throws(StoreError) -> [StoredScene] { try inner.load() }
-    nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
-      try await inner.commit(records)
+    func commit(_ records: [CommitRecord], waiter: any StoreWaiter) -> Result<Void, StoreError>? {
+      let result = inner.commit(records, waiter: waiter)
+      DispatchQueue.global().async { waiter.stored(result!) }
+      return nil
     }
   }
 
-  @Test("the protocol's default is never at once; the volatile and in-memory stores always are")
-  func whichStoresCommitAtOnce() throws {
-    #expect(try !AwaitedStore().commitAtOnce([]))
-    #expect(try VolatileSceneStore().commitAtOnce([]))
+  @Test("the volatile and in-memory stores finish at once; the in-memory one fails when told to")
+  func whichStoresFinishAtOnce() throws {
+    let scene = makeScene()
+    #expect(VolatileSceneStore().commit([], waiter: scene) != nil)
     let store = InMemorySceneStore()
-    #expect(try store.commitAtOnce([]))
+    #expect(store.commit([], waiter: scene) != nil)
     store.failNextCommit()
-    #expect(throws: StoreError.self) { try store.commitAtOnce([]) }
+    #expect(store.commit([], waiter: scene).map { (try? $0.get()) == nil } == true)
   }
 
   @Test(
@@ -35,13 +38,13 @@ struct CommitAtOnceTests {
     let seed: UInt64 = 0xA7_04CE
     var random = RandomMutations(seed: seed)
     let atOnce = InMemorySceneStore()
-    let awaited = AwaitedStore()
+    let later = LaterInMemoryStore()
     let clock = ManualClock()
     var configuration = EngineConfiguration()
     configuration.snapshotInterval = 16
     configuration.opLogCapacity = 24
     configuration.rememberedMutationIds = 12
-    let scenes = [atOnce as any SceneStore, awaited].map { store in
+    let scenes = [atOnce as any SceneStore, later].map { store in
       SceneEngine(
         name: "main", epoch: "00000000000000aa", configuration: configuration, store: store, now: { clock.now })
     }
@@ -66,7 +69,7 @@ struct CommitAtOnceTests {
       earlier += group.filter { $0.mutationId != nil }
       if random.chance(0.1) {
         atOnce.failNextCommit()
-        awaited.inner.failNextCommit()
+        later.inner.failNextCommit()
       }
       let first = await scenes[0].commitGroup(group)
       let second = await scenes[1].commitGroup(group)
@@ -86,8 +89,8 @@ struct CommitAtOnceTests {
     #expect(
       kinds.isSuperset(of: ["committed", "replayed", "storageFailed", "conflict", "invalidMutation"]),
       "seed \(seed): \(kinds)")
-    let (stored, storedAwaited) = try (atOnce.load(), awaited.load())
-    #expect(stored.map(History.init) == storedAwaited.map(History.init), "seed \(seed): stored histories")
+    let (stored, storedLater) = try (atOnce.load(), later.load())
+    #expect(stored.map(History.init) == storedLater.map(History.init), "seed \(seed): stored histories")
   }
 
   /// What a store holds of a scene, comparable.
