@@ -54,6 +54,7 @@ let package = Package(
     .testTarget(name: "NavConfigTests", dependencies: ["NavConfig"]),
     .testTarget(name: "NavAccessTests", dependencies: ["NavAccess", "NavConfig"]),
     .testTarget(name: "NavFileSystemTests", dependencies: ["NavFileSystem", "NavSystem"]),
+    .testTarget(name: "NavSystemTests", dependencies: ["NavSystem"]),
     .testTarget(name: "NavSystemdTests", dependencies: ["NavSystemd", "NavServer", "NavWire", "CSystemd"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel", "NavTestSupport"]),
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel", "NavTestSupport"]),

@@ -1,4 +1,5 @@
 import NavModel
+import NavSystem
 import NavWire
 
 #if canImport(Glibc)
@@ -11,7 +12,8 @@ import NavWire
 /// that answer at all.
 public enum NavClientError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Could not connect to the socket at `socketPath`: `errno` says why (ENOENT: no socket there;
-  /// ECONNREFUSED: a socket file nobody accepts on), `hint` what to do about it.
+  /// ECONNREFUSED: a socket file nobody accepts on; EACCES: the permissions refuse this user),
+  /// `hint` what to do about it (for EACCES the whole sentence: `SocketPermission.diagnose`).
   case unreachable(socketPath: String, errno: Int32, hint: String)
   /// navd answered with the Varlink error `name` (`io.navd.Conflict`,
   /// `org.varlink.service.InvalidParameter`, …) and its parameters.
@@ -58,6 +60,8 @@ public enum NavClientError: Error, Sendable, Hashable, CustomStringConvertible {
   /// One line for people: what failed and, for `.unreachable`, what to do.
   public var description: String {
     switch self {
+    case .unreachable(_, EACCES, let hint):
+      return hint
     case .unreachable(let path, let errno, let hint):
       return "cannot connect to navd at \(path): \(Self.errorText(errno)). \(hint)"
     case .remote(let name, let parameters):
@@ -94,7 +98,8 @@ public enum NavClientError: Error, Sendable, Hashable, CustomStringConvertible {
     switch code {
     case ENOENT: hint = "No socket exists there: is navd running? To fix: \(start)."
     case ECONNREFUSED: hint = "A socket file exists but nothing accepts on it (navd exited?). To fix: \(start)."
-    case EACCES, EPERM: hint = "Permission denied: the socket's mode or group does not admit this user."
+    case EACCES: hint = SocketPermission.diagnose(path).description
+    case EPERM: hint = "A security policy (seccomp, AppArmor, SELinux) refused the connection."
     case ENAMETOOLONG: hint = "Unix socket paths are limited to 107 bytes; use a shorter path."
     case EAGAIN: hint = "navd is not accepting connections fast enough (its listen backlog is full)."
     case ENOTDIR: hint = "A component of the path is not a directory."

@@ -1,5 +1,6 @@
 import CNavSys
 import NavFileSystem
+import NavSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -20,6 +21,9 @@ public enum SocketPath {
     case system(SystemCallError, path: String)
     /// The directory that holds (or would hold) the socket is not safe (see `SafeDirectory`).
     case unsafeDirectory(SafeDirectoryError)
+    /// Probing the socket at `path` was refused with EACCES: `problem` says what is in the way
+    /// (`SocketPermission.diagnose`), so navd cannot tell whether a server listens there.
+    case permissionDenied(path: String, problem: String)
 
     /// What is wrong with the socket path and what to do.
     public var description: String {
@@ -34,6 +38,10 @@ public enum SocketPath {
       case .tooLong(let path, let max): "socket path \(path) is longer than \(max) bytes"
       case .system(let error, let path): "\(path): \(error)"
       case .unsafeDirectory(let problem): "refusing the socket directory: \(problem)"
+      case .permissionDenied(_, let problem):
+        "\(problem); navd cannot tell whether a server listens there and does not replace a socket it cannot "
+          + "probe: stop the program that made it, or give navd another socket path with --socket PATH "
+          + "(or NAVD_SOCKET)"
       }
     }
   }
@@ -92,6 +100,9 @@ public enum SocketPath {
     // EAGAIN: the backlog is full, which only a live server has.
     case EAGAIN, EINPROGRESS: return true
     case ECONNREFUSED, ENOENT: return false
+    case EACCES:
+      let shown = displayPath ?? path
+      throw .permissionDenied(path: shown, problem: SocketPermission.diagnose(shown).problem)
     case let error: throw .system(SystemCallError("connect", errno: error), path: displayPath ?? path)
     }
   }

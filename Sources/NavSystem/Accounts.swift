@@ -25,6 +25,24 @@ public enum Accounts {
     return String(cString: name)
   }
 
+  /// Whether the databases make user `uid` a member of group `gid`: listed among the group's
+  /// members, or the group is the user's primary one. This process's own groups may differ
+  /// (they are fixed at login).
+  public static func isMember(_ uid: UInt32, of gid: UInt32) -> Bool {
+    guard let user = passwordEntry(uid) else { return false }
+    if user.gid == gid { return true }
+    var entry = group()
+    var result: UnsafeMutablePointer<group>?
+    var buffer = [CChar](repeating: 0, count: 64 * 1024)
+    guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, var member = entry.gr_mem
+    else { return false }
+    while let name = member.pointee {
+      if String(cString: name) == user.name { return true }
+      member += 1
+    }
+    return false
+  }
+
   /// `name (uid N)`, or `uid N` when the user has no name.
   public static func describeUser(_ uid: UInt32) -> String {
     userName(uid).map { "\($0) (uid \(uid))" } ?? "uid \(uid)"
@@ -35,11 +53,13 @@ public enum Accounts {
     groupName(gid).map { "\($0) (gid \(gid))" } ?? "gid \(gid)"
   }
 
-  private static func passwordEntry(_ uid: UInt32) -> (name: String, home: String)? {
+  private static func passwordEntry(_ uid: UInt32) -> (name: String, home: String, gid: UInt32)? {
     var entry = passwd()
     var result: UnsafeMutablePointer<passwd>?
     var buffer = [CChar](repeating: 0, count: 16 * 1024)
     guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-    return (entry.pw_name.map { String(cString: $0) } ?? "", entry.pw_dir.map { String(cString: $0) } ?? "")
+    return (
+      entry.pw_name.map { String(cString: $0) } ?? "", entry.pw_dir.map { String(cString: $0) } ?? "", entry.pw_gid
+    )
   }
 }

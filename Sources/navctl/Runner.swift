@@ -2,6 +2,7 @@ import Foundation
 import NavClient
 import NavCtlKit
 import NavModel
+import NavSystem
 import NavWire
 
 /// Runs one parsed invocation against navd and returns the exit status.
@@ -187,6 +188,9 @@ struct Runner {
     switch error {
     case .remote(let name, let parameters):
       return .remote(name: name, parameters: parameters)
+    case .unreachable(let path, EACCES, _):
+      let diagnosis = SocketPermission.diagnose(path)
+      return .unreachable(socket: path, reason: diagnosis.problem, errno: EACCES, advice: diagnosis.remedy)
     case .unreachable(let path, let errno, _):
       return .unreachable(socket: path, reason: String(cString: strerror(errno)), errno: errno)
     case .timedOut:

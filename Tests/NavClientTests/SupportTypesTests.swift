@@ -54,6 +54,10 @@ struct SupportTypesTests {
   func descriptions() {
     let unreachable = NavClientError.unreachable("/run/x.sock", errno: ECONNREFUSED)
     #expect(unreachable.description.hasPrefix("cannot connect to navd at /run/x.sock: "))
+    // EACCES: the whole sentence is SocketPermission's (tested in NavSystemTests), naming the socket.
+    let denied = NavClientError.unreachable("/nonexistent/navd.sock", errno: EACCES)
+    #expect(denied.description.hasPrefix("permission denied connecting to /nonexistent/navd.sock"))
+    #expect(!denied.description.contains("start navd"))
     #expect(NavClientError.timedOut.description == "navd did not answer in time")
     #expect(
       NavClientError.remote(name: "org.varlink.service.InvalidParameter", parameters: ["parameter": "width"])

@@ -224,6 +224,15 @@ struct PresentationTests {
       socket: "/run/user/1000/navd/navd.sock", reason: "No such file or directory")
     #expect(unreachable.contains("cannot reach navd at /run/user/1000/navd/navd.sock: No such file or directory"))
     #expect(unreachable.contains("Start it with 'navd'"))
+    let refused = ErrorReport.unreachable(
+      socket: "/run/navd/navd.sock",
+      reason: "permission denied connecting to /run/navd/navd.sock (owner root, group navd, mode 0660): "
+        + "you are not in its group navd",
+      advice: "add yourself to group navd (`sudo adduser $USER navd`) and log in again")
+    #expect(
+      refused == "navctl: permission denied connecting to /run/navd/navd.sock (owner root, group navd, mode 0660): "
+        + "you are not in its group navd\n  To fix: add yourself to group navd (`sudo adduser $USER navd`) and log in "
+        + "again.\n")
   }
 
   @Test("the render style follows the terminal, NO_COLOR, TERM=dumb, the locale, --ascii and --no-color")

@@ -12,7 +12,11 @@ public enum HelpFormatter {
         + "stderr), or a request beyond navd's 1 MiB frame limit (not sent)"
     ),
     (.usage, "usage error: unknown command or option, missing or malformed argument; nothing was sent"),
-    (.unreachable, "cannot reach navd: no socket, or nothing accepting on it (the socket tried is printed)"),
+    (
+      .unreachable,
+      "cannot reach navd: no socket, nothing accepting on it, or the socket's permissions refuse you (the socket "
+        + "tried is printed; for permissions with its owner, group and mode, and what to do)"
+    ),
     (.conflict, "conflict: --expect or --if-version did not match what navd holds"),
     (.notFound, "not found: the scene or item named does not exist (io.navd.SceneNotFound, ItemNotFound)"),
     (.permissionDenied, "permission denied: navd's access policy does not grant you the right"),

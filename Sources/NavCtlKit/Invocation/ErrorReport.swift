@@ -51,13 +51,16 @@ public enum ErrorReport {
     return (text, ExitCode.forError(named: name))
   }
 
-  /// navd could not be reached: which socket was tried, why, and how to start navd (exit 3).
-  public static func unreachable(socket: String, reason: String) -> String {
-    """
-    navctl: cannot reach navd at \(socket): \(reason)
-      Start it with 'navd' (or 'systemctl --user start navd.socket'),
-      or point navctl at a running navd with --socket PATH or NAVD_SOCKET.
+  /// navd could not be reached: which socket was tried, why, and how to start navd (exit 3);
+  /// with `advice` (the socket's permissions refused the connect: `reason` names the socket,
+  /// its owner, group and mode), that advice instead, since navd is there.
+  public static func unreachable(socket: String, reason: String, advice: String? = nil) -> String {
+    if let advice { return "navctl: \(reason)\n  To fix: \(advice).\n" }
+    return """
+      navctl: cannot reach navd at \(socket): \(reason)
+        Start it with 'navd' (or 'systemctl --user start navd.socket'),
+        or point navctl at a running navd with --socket PATH or NAVD_SOCKET.
 
-    """
+      """
   }
 }

@@ -9,7 +9,7 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
   case refused = 1
   /// The command line was wrong; nothing was sent.
   case usage = 2
-  /// navd could not be reached: no socket, nothing accepting on it.
+  /// navd could not be reached: no socket, nothing accepting on it, or the socket's permissions refuse the user.
   case unreachable = 3
   /// `io.navd.Conflict`: `--expect` or `--if-version` did not match.
   case conflict = 4

@@ -12,8 +12,9 @@ public enum Failure: Sendable, Hashable {
   case remote(name: String, parameters: JSONValue)
   /// The command line was wrong.
   case usage(UsageError)
-  /// navd could not be reached at `socket` (`reason`: strerror), `errno` the error number.
-  case unreachable(socket: String, reason: String, errno: Int32)
+  /// navd could not be reached at `socket` (`reason`: strerror, or what refused a connect with
+  /// EACCES), `errno` the error number; `advice`, when given, what to do instead of starting navd.
+  case unreachable(socket: String, reason: String, errno: Int32, advice: String? = nil)
   /// No answer within `seconds`.
   case timedOut(socket: String, seconds: Double)
   /// navd went away: `after` seconds of trying to reconnect (`--follow-timeout`), or nil when
@@ -64,8 +65,12 @@ public enum Failure: Sendable, Hashable {
       var members: [String: JSONValue] = ["message": .string(error.message)]
       if let command = error.command { members["command"] = .string(command) }
       return .object(members)
-    case .unreachable(let socket, let reason, let errno):
-      return ["socket": .string(socket), "message": .string(reason), "errno": .number(Double(errno))]
+    case .unreachable(let socket, let reason, let errno, let advice):
+      var members: [String: JSONValue] = [
+        "socket": .string(socket), "message": .string(reason), "errno": .number(Double(errno)),
+      ]
+      if let advice { members["hint"] = .string(advice) }
+      return .object(members)
     case .timedOut(let socket, let seconds):
       return ["socket": .string(socket), "seconds": .number(seconds), "message": .string(text)]
     case .gone(let socket, let after):
@@ -90,8 +95,8 @@ public enum Failure: Sendable, Hashable {
       return ErrorReport.remote(name: name, parameters: parameters, scene: scene, command: command).text
     case .usage(let error):
       return error.report
-    case .unreachable(let socket, let reason, _):
-      return ErrorReport.unreachable(socket: socket, reason: reason)
+    case .unreachable(let socket, let reason, _, let advice):
+      return ErrorReport.unreachable(socket: socket, reason: reason, advice: advice)
     default:
       return "navctl: \(text)\n"
     }
@@ -114,7 +119,7 @@ public enum Failure: Sendable, Hashable {
     case .failed(let message): message
     case .remote(let name, _): name
     case .usage(let error): error.message
-    case .unreachable(let socket, let reason, _): "cannot reach navd at \(socket): \(reason)"
+    case .unreachable(let socket, let reason, _, _): "cannot reach navd at \(socket): \(reason)"
     }
   }
 }
