@@ -34,11 +34,9 @@ final class SQLiteDatabase {
     let code = sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nil)
     guard let handle else { throw StoreError(.io, "\(path): cannot open the database (SQLite error \(code))") }
     self.handle = handle
-    guard code == SQLITE_OK else {
-      let error = failure(code, doing: "open")
-      sqlite3_close_v2(handle)
-      throw error
-    }
+    // A failed open still needs its handle closed: deinit does that, as it runs for a class
+    // that throws once every stored property is set (closing here too freed it twice).
+    guard code == SQLITE_OK else { throw failure(code, doing: "open") }
     sqlite3_extended_result_codes(handle, 1)
   }
 
