@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pwd
 import shutil
 import signal
 import stat
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from navd_fixture import REPO_ROOT, Navd, encode_call
+from navd_fixture import REPO_ROOT, Navd, encode_call, navd_binary
 
 NAVCTL = Path(os.environ.get("NAVCTL_BIN", REPO_ROOT / ".build" / "debug" / "navctl"))
 
@@ -37,15 +38,15 @@ def navctl(*args: str, stdin: str | None = None, umask: int | None = None,
                           env=env, preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
 
 
-def snapshot(directory: Path) -> dict[str, tuple]:
+def snapshot(directory: Path, change_times: bool = os.geteuid() != 0) -> dict[str, tuple]:
     """Every entry's size, owner, mode, modification time and content hash, and the directory's
-    times. The change time too, unless we are root: SQLite run as root re-asserts the owner of
-    the -wal and -shm it opens (fchown to the owner they have), which sets only that."""
+    times. The change time too when navctl does not run as root: SQLite run as root re-asserts
+    the owner of the -wal and -shm it opens (fchown to the owner they have), which sets only that."""
     entries: dict[str, tuple] = {}
     for path in sorted(directory.iterdir()):
         info = path.lstat()
         entries[path.name] = (info.st_size, info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode), info.st_mtime_ns,
-                              info.st_ctime_ns if os.geteuid() != 0 else None,
+                              info.st_ctime_ns if change_times else None,
                               hashlib.sha256(path.read_bytes()).hexdigest())
     info = directory.stat()
     entries["."] = (info.st_mtime_ns, info.st_ctime_ns)
@@ -175,3 +176,63 @@ def test_every_file_navd_and_import_make_is_mode_0600(state_dir, umask):
             assert_private(directory)
     finally:
         shutil.rmtree(target, ignore_errors=True)
+
+
+OWNER = "navd-e2e-files"
+
+
+@pytest.fixture
+def owner():
+    """A system user for navd and navctl (made if missing, removed if made here)."""
+    made = False
+    try:
+        pwd.getpwnam(OWNER)
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group",
+                        OWNER], check=True, capture_output=True, timeout=30)
+        made = True
+    entry = pwd.getpwnam(OWNER)
+    yield entry.pw_uid, entry.pw_gid
+    if made:
+        subprocess.run(["userdel", OWNER], capture_output=True, timeout=30)
+        subprocess.run(["groupdel", OWNER], capture_output=True, timeout=30)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("useradd"),
+                    reason="needs root, setpriv and useradd to run navd and navctl as another user")
+def test_export_by_the_owner_after_a_kill_changes_not_even_a_change_time(state_dir, owner):
+    """Not root: nothing re-asserts an owner, so every inode is untouched, ctime included."""
+    uid, gid = owner
+    os.chown(state_dir, uid, gid)
+    as_owner = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--"]
+    env = {k: v for k, v in os.environ.items() if k not in ("NAVD_SOCKET", "LISTEN_FDS", "NOTIFY_SOCKET")}
+    runtime = Path(tempfile.mkdtemp(prefix="navd-e2e-files-run-"))
+    os.chown(runtime, uid, gid)
+    socket_path = str(runtime / "navd.sock")
+    server = subprocess.Popen(
+        [*as_owner, str(navd_binary()), "--socket", socket_path, "--state-dir", str(state_dir), "--durability", "full"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 15
+        while True:  # exit 3 until navd listens
+            assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
+            pushed = subprocess.run([str(NAVCTL), "--socket", socket_path, "push", "Home"], capture_output=True,
+                                    text=True, timeout=30, env=env)
+            if pushed.returncode != 3:
+                break
+            time.sleep(0.05)
+        assert pushed.returncode == 0, pushed
+        server.kill()
+        server.wait(10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
+        shutil.rmtree(runtime, ignore_errors=True)
+    assert (state_dir / "navd.db-wal").stat().st_size > 32, "the kill left a WAL to read"
+    before = snapshot(state_dir, change_times=True)
+    result = subprocess.run([*as_owner, str(NAVCTL), "export", "--state-dir", str(state_dir)], capture_output=True,
+                            text=True, timeout=60, env=env)
+    assert result.returncode == 0, result
+    assert [scene["name"] for scene in json.loads(result.stdout)["scenes"]] == ["main"]
+    assert snapshot(state_dir, change_times=True) == before
