@@ -17,6 +17,12 @@
 # measure each case on purpose: `apart` puts the server on CPU 0 and the
 # client on the others, `together` both on CPU 0.
 #
+# The op kinds of issue 25 (navbench's `ops` scenario: a title, bar button
+# and toolbar items, four ops at once, pop and push, setStack, popTo, appearance,
+# hidden bars, tints) run beside Redis in the same runs, each publishing that
+# kind's Mutate to navd and the same bytes to Redis, with a summary table of
+# their ratios; `navbench --engine` reports each kind in process too.
+#
 # Usage: bench/compare.sh [--rounds N] [--quick] [--memory-mutations N] [--memory-rounds N]
 #                         [--state-versions N] [--placement free|apart|together]
 #                         [--out FILE] [--skip-build] [-- NAVBENCH-OPTIONS...]
@@ -146,7 +152,7 @@ else
   startup_runs=20
   engine_sizes=(--mutations 500000 --seconds 5)
 fi
-load_scenarios=idle,many,roundtrip,pipelined,delivery,fanout
+load_scenarios=idle,many,roundtrip,pipelined,delivery,fanout,ops
 
 # --- servers: started fresh for every run, stopped by their own pid ---
 wait_for_socket() {  # path, what
@@ -278,7 +284,10 @@ done
   echo
   echo "Latencies in µs (lower is better), rates per second (higher is better); the"
   echo "ratio is navd / Redis either way. navd publishes a Mutate changing one title"
-  echo "(200-byte parameters) to layout subscribers; Redis a 200-byte PUBLISH."
+  echo "(200-byte parameters) to layout subscribers; Redis a 200-byte PUBLISH. The op kinds'"
+  echo "rows (navbench's \`ops\` scenario, each kind on one scene of three screens with bar button"
+  echo "items and ten toolbar items, subscribers at width 768) publish that kind's Mutate, and"
+  echo "Redis a PUBLISH of the same bytes; their summary follows the table."
   echo
   "$navbench" report --navd "${navd_files[@]}" --redis "${redis_files[@]}"
   echo

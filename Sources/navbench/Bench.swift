@@ -19,13 +19,17 @@ struct BenchSettings {
   var memoryMutations = 1_000_000
   var memorySubscribers = 64
   var memorySeconds = 300.0
+  /// The op kinds of the `ops` scenario, and its subscriber counts.
+  var opKinds = OpKind.allCases
+  var opDeliveryCounts = [1, 64, 256]
+  var opFanOutCounts = [64]
 }
 
 /// The scenarios navbench can run against a server, in the order they run
 /// (`many` early, so its memory per subscriber is not hidden by heap that
 /// earlier scenarios left free).
 enum Scenario: String, CaseIterable {
-  case idle, many, roundtrip, pipelined, delivery, fanout, memory
+  case idle, many, roundtrip, pipelined, delivery, fanout, ops, memory
 }
 
 /// One run of the scenarios against one server.
@@ -35,6 +39,8 @@ struct Bench {
   let measurements: Measurements
   /// The server's pid, for its memory and CPU time (nil when /proc cannot tell).
   let pid: Int32?
+  /// Set for one op kind's rows (`ops`): its keys' and labels' prefix, and the one scene they all use.
+  var opKind: OpKind? = nil
 
   func run(_ scenarios: [Scenario]) throws {
     for scenario in Scenario.allCases where scenarios.contains(scenario) {
@@ -44,10 +50,51 @@ struct Bench {
       case .pipelined: try pipelined()
       case .delivery: for count in settings.deliveryCounts { try delivery(subscribers: count) }
       case .fanout: for count in settings.fanOutCounts { try fanOut(subscribers: count) }
+      case .ops: for kind in settings.opKinds { try opRows(kind) }
       case .many: if settings.manySubscribers > 0 { try manySubscribers() }
       case .memory: if settings.memoryMutations > 0 { try memoryGrowth() }
       }
     }
+  }
+
+  /// One op kind's rows: a round trip, delivery to the last of each of
+  /// `opDeliveryCounts`, pipelined fan-out to each of `opFanOutCounts`, all
+  /// on one scene of the kind's shape (so a run stays within navd's scenes
+  /// per uid), with the kind's mutation as every publish.
+  func opRows(_ kind: OpKind) throws {
+    var target = self.target
+    target.kind = kind
+    var bench = Bench(target: target, settings: settings, measurements: measurements, pid: pid)
+    bench.opKind = kind
+    let sample = Payload.parameters(kind: kind, channel: bench.channel("x"), sequence: 0, bytes: settings.payloadBytes)
+    bench.record("bytes", "publish size", "bytes", Double(sample.count))
+    try target.prepare(try target.connect(), channel: bench.channel("x"))
+    try bench.roundTrip()
+    for count in settings.opDeliveryCounts { try bench.delivery(subscribers: count) }
+    for count in settings.opFanOutCounts { try bench.fanOut(subscribers: count) }
+  }
+
+  /// Makes a scenario's channel ready, but an op kind's scene: `opRows` made it once for all its rows.
+  func prepare(_ connection: BenchConnection, channel: String) throws {
+    if opKind == nil { try target.prepare(connection, channel: channel) }
+  }
+
+  /// The channel a scenario publishes on: its own, or the op kind's one scene.
+  func channel(_ name: String) -> String {
+    guard let opKind else { return name }
+    return "bench-op-\(opKind.rawValue)"
+  }
+
+  /// Records a row, under the op kind's prefix when there is one (`op.KIND.KEY`, "KIND: LABEL").
+  func record(_ key: String, _ label: String, _ unit: String, _ value: Double) {
+    guard let opKind else { return measurements.record(key, label, unit, value) }
+    measurements.record("op.\(opKind.rawValue).\(key)", "\(opKind.label): \(label)", unit, value)
+  }
+
+  /// A p50 and a p99 row for one latency, prefixed as `record` does.
+  func record(_ key: String, _ label: String, _ latency: Percentiles) {
+    record("\(key).p50", "\(label) p50", "µs", latency.p50)
+    record("\(key).p99", "\(label) p99", "µs", latency.p99)
   }
 
   /// The server's resident memory in MiB, NaN when unknown.
@@ -63,7 +110,7 @@ struct Bench {
   /// wall-clock latency is not, on a machine busy with other work.
   func recordServerCPU(_ key: String, _ label: String, since before: Double?, messages: Int) {
     guard let before, let after = serverCPUSeconds(), messages > 0 else { return }
-    measurements.record(key, label, "µs", (after - before) / Double(messages) * 1e6)
+    record(key, label, "µs", (after - before) / Double(messages) * 1e6)
   }
 
   func idleMemory() {

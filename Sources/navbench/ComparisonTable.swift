@@ -52,6 +52,48 @@ struct ComparisonTable {
       let ratio = r.isFinite && n.isFinite && r != 0 ? format(n / r, decimals: 2) : "–"
       lines.append("| \(row.label) | \(row.unit) | \(Self.cell(r, row.unit)) | \(Self.cell(n, row.unit)) | \(ratio) |")
     }
+    return lines.joined(separator: "\n") + opSummary
+  }
+
+  /// With both servers' `ops` rows: one line per op kind, the ratios of its
+  /// p50 latencies, fan-out rates and server CPU (navd / Redis, each cell
+  /// "ratio (navd, Redis)"), as issue 25's table has them.
+  var opSummary: String {
+    guard !redis.isEmpty else { return "" }
+    let keys = Set(navd.joined().map(\.key))
+    let kinds = OpKind.allCases.filter { keys.contains("op.\($0.rawValue).roundtrip.p50") }
+    guard let first = kinds.first else { return "" }
+    let prefix = "op.\(first.rawValue)."
+    func counts(_ head: String, _ tail: String) -> [Int] {
+      keys.compactMap { key -> Int? in
+        guard key.hasPrefix(prefix + head), key.hasSuffix(tail) else { return nil }
+        return Int(key.dropFirst(prefix.count + head.count).dropLast(tail.count))
+      }.sorted()
+    }
+    var columns: [(title: String, key: String)] = [("round trip p50", "roundtrip.p50")]
+    columns += counts("delivery.", ".last.p50").map { ("last of \($0) p50", "delivery.\($0).last.p50") }
+    columns += counts("fanout.", ".rate").map { ("pipelined fan-out at \($0)", "fanout.\($0).rate") }
+    columns.append(("server CPU per round trip", "roundtrip.cpu"))
+    columns += counts("delivery.", ".cpuPerUpdate").map {
+      ("server CPU per update delivered to \($0)", "delivery.\($0).cpuPerUpdate")
+    }
+    var lines = [
+      "", "", "Op kinds (the `ops` scenario), navd / Redis (navd, Redis: µs, or /s for fan-out):", "",
+      "| op kind | bytes | " + columns.map(\.title).joined(separator: " | ") + " |",
+      "|---|---|" + String(repeating: "---|", count: columns.count),
+    ]
+    for kind in kinds {
+      let cells = columns.map { column -> String in
+        let key = "op.\(kind.rawValue).\(column.key)"
+        let n = Self.median(key, in: navd)
+        let r = Self.median(key, in: redis)
+        guard n.isFinite, r.isFinite, r != 0 else { return "–" }
+        let unit = key.hasSuffix(".rate") ? "/s" : "µs"
+        return "\(format(n / r, decimals: 2)) (\(Self.cell(n, unit)), \(Self.cell(r, unit)))"
+      }
+      let bytes = Self.cell(Self.median("op.\(kind.rawValue).bytes", in: navd), "bytes")
+      lines.append("| \(kind.label) | \(bytes) | " + cells.joined(separator: " | ") + " |")
+    }
     return lines.joined(separator: "\n")
   }
 

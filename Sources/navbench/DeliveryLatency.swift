@@ -5,10 +5,10 @@ extension Bench {
   static let roundSeconds = 10.0
 
   func delivery(subscribers count: Int) throws {
-    let channel = "bench-fan-\(count)"
+    let channel = channel("bench-fan-\(count)")
     let writer = try target.connect()
     writer.setTimeout(milliseconds: 10_000)
-    try target.prepare(writer, channel: channel)
+    try prepare(writer, channel: channel)
     let subscribers = try SubscriberSet(target: target, channel: channel, count: count)
     let rounds = max(200, settings.iterations / 10)
     let warmUp = rounds / 10
@@ -16,11 +16,13 @@ extension Bench {
     let (firsts, lasts) = try closedLoop(
       writer: writer, subscribers: subscribers, channel: channel, rounds: rounds, warmUp: warmUp
     ) { cpuBefore = serverCPUSeconds() }
-    measurements.record(
-      "delivery.\(count).first", "delivery to the first of \(count)", Percentiles(nanoseconds: firsts))
-    measurements.record("delivery.\(count).last", "delivery to the last of \(count)", Percentiles(nanoseconds: lasts))
+    record("delivery.\(count).first", "delivery to the first of \(count)", Percentiles(nanoseconds: firsts))
+    record("delivery.\(count).last", "delivery to the last of \(count)", Percentiles(nanoseconds: lasts))
     recordServerCPU(
       "delivery.\(count).cpu", "server CPU per publish delivered to \(count)", since: cpuBefore, messages: lasts.count)
+    recordServerCPU(
+      "delivery.\(count).cpuPerUpdate", "server CPU per update delivered, \(count) subscribers", since: cpuBefore,
+      messages: lasts.count * count)
   }
 
   /// Publishes `warmUp + rounds` messages one at a time, each only once every
@@ -29,7 +31,7 @@ extension Bench {
   /// each measured round. `warmedUp` runs once, when the warm-up ends.
   func closedLoop(
     writer: BenchConnection, subscribers: SubscriberSet, channel: String, rounds: Int, warmUp: Int,
-    warmedUp: () -> Void = {}
+    warmedUp: () throws -> Void = {}
   ) throws -> (firsts: [UInt64], lasts: [UInt64]) {
     let deadline = Deadline(seconds: settings.seconds)
     var firsts: [UInt64] = []
@@ -55,7 +57,7 @@ extension Bench {
         firsts.append(arrivals.min()! - start)
         lasts.append(arrivals.max()! - start)
       } else if round == warmUp - 1 {
-        warmedUp()
+        try warmedUp()
       }
       round += 1
     }

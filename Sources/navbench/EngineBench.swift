@@ -3,12 +3,14 @@ import NavModel
 import NavService
 import NavWire
 
-/// `navbench --engine`: the engine's work per title change, in process, no
+/// `navbench --engine`: the engine's work per mutation, in process, no
 /// sockets: the Mutate parameters decoded into ops, applied, the layout
 /// resolved with the patch from the previous one, and the update encoded —
 /// the work navd does once per mutation for a view, whatever the subscriber
 /// count: a `LayoutDocument` per view, as a subscription group keeps, whose
 /// `update(to:)` returns the patch, which navd's publish path sends as it is.
+/// First title changes on the two `EngineScene`s (width 375), then each op
+/// kind on its three-screen scene (width 768, as the `ops` scenario).
 ///
 /// Rates are per second of this process's CPU time (one core), so a busy
 /// machine slows the run down without changing the figure much.
@@ -16,24 +18,47 @@ struct EngineBench {
   let mutations: Int
   let seconds: Double
   let measurements: Measurements
-  let metrics = LayoutMetrics(width: 375)
-  /// Title changes per batch: stages are timed per batch, not per call, so
+  /// Mutations per batch: stages are timed per batch, not per call, so
   /// reading the CPU clock costs nothing measurable.
   static let batch = 1024
 
-  /// Each scene's rate and, with `stages`, where its time goes.
-  func run(_ scenes: [EngineScene], stages: Bool) throws {
-    for scene in scenes {
-      try pipeline(scene)
-      if stages { try self.stages(scene) }
+  /// One workload: a scene, the Mutate parameters that change it in turn, the width it is laid out at.
+  struct Workload {
+    var key: String
+    var label: String
+    var initialState: SceneState
+    var frames: [[UInt8]]
+    var metrics: LayoutMetrics
+  }
+
+  static func workload(_ scene: EngineScene) throws -> Workload {
+    Workload(
+      key: scene.rawValue, label: scene.label, initialState: try scene.initialState(),
+      frames: (0..<batch).map(EngineScene.retitle), metrics: LayoutMetrics(width: 375))
+  }
+
+  static func workload(_ kind: OpKind) throws -> Workload {
+    Workload(
+      key: "op.\(kind.rawValue)", label: "\(kind.label), three screens at \(OpKind.width)",
+      initialState: try SceneState.empty.applying(try Op.list(json: try JSONParser.parse(OpKind.setupOps))).state,
+      frames: (0..<batch).map { kind.parameters(channel: "bench", sequence: $0, bytes: 200) },
+      metrics: LayoutMetrics(width: Double(OpKind.width)))
+  }
+
+  /// Each scene's title changes, then each op kind's mutations: the rate and, with `stages`, where the time goes.
+  func run(_ scenes: [EngineScene], kinds: [OpKind], stages: Bool) throws {
+    let workloads = try scenes.map(Self.workload) + kinds.map(Self.workload)
+    for workload in workloads {
+      try pipeline(workload)
+      if stages { try self.stages(workload) }
     }
   }
 
   /// Mutations per CPU second through the whole pipeline, one mutation at a time.
-  private func pipeline(_ scene: EngineScene) throws {
-    let frames = (0..<Self.batch).map(EngineScene.retitle)
-    var state = try scene.initialState()
-    var document = LayoutDocument(state, metrics: metrics)
+  private func pipeline(_ workload: Workload) throws {
+    let frames = workload.frames
+    var state = workload.initialState
+    var document = LayoutDocument(state, metrics: workload.metrics)
     var bytes = 0
     let deadline = Deadline(seconds: seconds)
     let start = processCPUNanoseconds()
@@ -50,16 +75,17 @@ struct EngineBench {
     }
     let cpuSeconds = Double(processCPUNanoseconds() - start) / 1e9
     precondition(bytes > 0, "the benchmark encoded no update")
+    let what = workload.key.hasPrefix("op.") ? "mutations" : "title changes"
     measurements.record(
-      "engine.\(scene.rawValue).rate", "engine: title changes per CPU second, \(scene.label)", "/s",
+      "engine.\(workload.key).rate", "engine: \(what) per CPU second, \(workload.label)", "/s",
       Double(done) / cpuSeconds)
   }
 
   /// Where the time goes: each stage run over a whole batch and timed once per batch.
-  private func stages(_ scene: EngineScene) throws {
-    let frames = (0..<Self.batch).map(EngineScene.retitle)
-    var state = try scene.initialState()
-    var document = LayoutDocument(state, metrics: metrics)
+  private func stages(_ workload: Workload) throws {
+    let frames = workload.frames
+    var state = workload.initialState
+    var document = LayoutDocument(state, metrics: workload.metrics)
     var totals = [UInt64](repeating: 0, count: 4)
     let deadline = Deadline(seconds: seconds)
     var done = 0
@@ -94,9 +120,10 @@ struct EngineBench {
     }
     // The document writes the patch as it resolves (`LayoutDocument.update(to:)`): one stage.
     let stages = [("decode", "decode"), ("apply", "apply"), ("resolve", "resolve and diff"), ("encode", "encode")]
+    let what = workload.key.hasPrefix("op.") ? "mutation" : "title change"
     for (i, (key, stage)) in stages.enumerated() {
       measurements.record(
-        "engine.\(scene.rawValue).\(key)", "engine: \(stage) per title change, \(scene.label)", "ns",
+        "engine.\(workload.key).\(key)", "engine: \(stage) per \(what), \(workload.label)", "ns",
         Double(totals[i]) / Double(max(done, 1)))
     }
   }

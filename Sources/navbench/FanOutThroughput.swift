@@ -11,9 +11,9 @@ extension Bench {
   }
 
   func fanOut(subscribers count: Int) throws {
-    let channel = "bench-pipe-fan-\(count)"
+    let channel = channel("bench-pipe-fan-\(count)")
     let connection = try target.connect()
-    try target.prepare(connection, channel: channel)
+    try prepare(connection, channel: channel)
     let subscribers = try SubscriberSet(target: target, channel: channel, count: count)
     let start = nowNanoseconds()
     let burst = try publishPipelined(
@@ -21,10 +21,10 @@ extension Bench {
       deadline: Deadline(seconds: settings.seconds))
     let end = burst.reached.contains { $0 == nil } ? nowNanoseconds() : burst.reached.compactMap { $0 }.max() ?? start
     let seen = (0..<count).reduce(0.0) { $0 + Double(subscribers.progress($1)) }
-    measurements.record(
+    record(
       "fanout.\(count).rate", "pipelined fan-out to \(count), versions visible per subscriber", "/s",
       seen / Double(max(count, 1)) / (Double(end - start) / 1e9))
-    measurements.record(
+    record(
       "fanout.\(count).ack", "writer's ack latency, pipelined to \(count)",
       Percentiles(nanoseconds: burst.writer.ackLatencies))
   }

@@ -58,7 +58,7 @@ final class Measurements {
   /// Digits after the point for a unit: rates and counts are whole.
   static func decimals(_ unit: String) -> Int {
     switch unit {
-    case "/s", "count", "ns": 0
+    case "/s", "count", "ns", "bytes": 0
     case "MiB", "ms": 2
     default: 1
     }

@@ -2,18 +2,20 @@ import NavModel
 import NavWire
 
 /// navd over Varlink: a channel is a scene, a publish is a `Mutate` that
-/// changes the title of its one screen, a subscriber follows its layout.
+/// changes the title of its one screen (or, with an op kind, that kind's
+/// ops on its three-screen scene), a subscriber follows its layout.
 struct NavdTarget: PubSubTarget {
   let socketPath: String
   /// Size of each `Mutate`'s parameters.
   let payloadBytes: Int
-  /// The layout width subscribers ask for.
-  var width = 375
+  var kind: OpKind?
+  /// The layout width subscribers ask for (an op kind's scene: `OpKind.width`).
+  var width: Int { kind == nil ? 375 : OpKind.width }
   var name: String { "navd" }
   var framing: Framing { .varlink }
 
   func prepare(_ connection: BenchConnection, channel: String) throws {
-    let ops = #"[{"op":"setStack","items":[{"id":"root","title":"Bench"}]}]"#
+    let ops = kind == nil ? #"[{"op":"setStack","items":[{"id":"root","title":"Bench"}]}]"# : OpKind.setupOps
     try connection.send(Self.call(.mutate, #"{"scene":"\#(channel)","ops":\#(ops)}"#))
     let reply = try connection.readMessage()
     try reply.withUnsafeBytes { try checkAcknowledgement($0) }
@@ -21,7 +23,7 @@ struct NavdTarget: PubSubTarget {
 
   func publishFrame(channel: String, sequence: Int) -> [UInt8] {
     var frame = Array(#"{"method":"\#(NavMethod.mutate.qualifiedName)","parameters":"#.utf8)
-    frame += Payload.parameters(channel: channel, sequence: sequence, bytes: payloadBytes)
+    frame += Payload.parameters(kind: kind, channel: channel, sequence: sequence, bytes: payloadBytes)
     frame += [UInt8(ascii: "}"), 0]
     return frame
   }

@@ -8,6 +8,8 @@ struct Options {
     case server
     /// The in-process engine benchmark.
     case engine
+    /// The instruction budget's fixed workloads, between a zero and a dump command.
+    case instructions
     /// navd's start-up time (navbench starts navd itself).
     case startup(binary: String)
     /// Medians and ratios from results files.
@@ -28,11 +30,15 @@ struct Options {
   var startupStateScenes = 0
   var startupStateVersions = 1_000_000
   var navdArguments: [String] = []
+  var zeroCommand = ""
+  var dumpCommand = ""
 
   static let usage = """
     Usage: navbench [--socket PATH] [--resp] [OPTIONS]     measure a running navd (or Redis)
            navbench --engine [--mutations N] [--seconds S] [--scene NAME] [--pipeline-only]  the engine in process
            navbench --startup NAVD [--runs N] [--state-scenes N --state-versions N]
+           navbench --instructions --zero-command CMD --dump-command CMD [--ops LIST]
+                                                               the instruction budget's workloads
            navbench report --navd FILE... --redis FILE...   medians of rounds, navd/Redis ratios
 
     Measures a server over its Unix socket with one client harness and two
@@ -48,6 +54,11 @@ struct Options {
       pipelined   publishes per second with --window in flight, server CPU per publish
       delivery    closed loop: latency to the first and last of N subscribers
       fanout      pipelined: versions visible per subscriber per second, writer's ack latency
+      ops         for each op kind (--ops), on one scene of issue 25's shape (three screens,
+                  bar button items on both sides, ten toolbar items with flexible spaces;
+                  subscribers at width 768): round trip, delivery to the last of each of
+                  --ops-subscribers, pipelined fan-out to each of --ops-fanout, server CPU
+                  per round trip and per delivered update (Redis: PUBLISH of the same bytes)
       memory      server RSS with --memory-subscribers over --memory-mutations, in two bursts
                   (a tenth, then the rest): settled before, after a tenth and after (idle
                   2.5 s, median of 5 samples 0.1 s apart), the peak throughout, growth
@@ -65,15 +76,22 @@ struct Options {
       --subscribers LIST       delivery: subscriber counts (default 1,16,64,256)
       --fanout LIST            fanout: subscriber counts (default 64,256)
       --fanout-messages N      fanout: publishes per run (default 20000)
+      --ops LIST               ops and --engine: op kinds, comma-separated (default all:
+                               \(OpKind.allCases.map(\.rawValue).joined(separator: ",")))
+      --ops-subscribers LIST   ops: delivery subscriber counts (default 1,64,256)
+      --ops-fanout LIST        ops: fan-out subscriber counts (default 64)
       --many N                 many: subscribers (default 10000)
       --many-rounds N          many: publishes timed (default 20)
       --memory-mutations N     memory: publishes (default 1000000)
       --memory-subscribers N   memory: subscribers (default 64)
       --memory-seconds S       memory: time bound, settling included (default 300)
-      --mutations N            --engine: title changes per figure (default 1000000)
-      --scene NAME             --engine: only this scene (title or toolbar; default both)
-      --pipeline-only          --engine: only the title changes per CPU second, no stages, no SceneEngine,
-                               no reference-count timing (for callgrind: instructions per title change)
+      --mutations N            --engine: mutations per figure (default 1000000)
+      --scene NAME             --engine: only this scene of the title changes (title or toolbar; default both)
+      --pipeline-only          --engine: only the mutations per CPU second, no stages, no SceneEngine,
+                               no reference-count timing (for callgrind: instructions per mutation)
+      --zero-command CMD       --instructions: run (sh -c) once each workload is warm; {} is its name,
+                               KIND.WORKLOAD.MUTATIONS (bench/instructions.sh: callgrind_control -z)
+      --dump-command CMD       --instructions: run when it is done (callgrind_control --dump={} PID)
       --runs N                 --startup: starts timed (default 20)
       --state-scenes N         --startup: also time a start with N stored scenes (needs --state-dir)
       --state-versions N       --startup: versions stored on the first scene (default 1000000)
@@ -142,6 +160,9 @@ struct Options {
       case "--socket": options.socketPath = try value(argument)
       case "--resp": options.resp = true
       case "--engine": options.mode = .engine
+      case "--instructions": options.mode = .instructions
+      case "--zero-command": options.zeroCommand = try value(argument)
+      case "--dump-command": options.dumpCommand = try value(argument)
       case "--startup": options.mode = .startup(binary: try value(argument))
       case "--tsv": options.tsvPath = try value(argument)
       case "--scenarios":
@@ -164,6 +185,20 @@ struct Options {
       case "--subscribers": options.settings.deliveryCounts = try counts(argument)
       case "--fanout": options.settings.fanOutCounts = try counts(argument)
       case "--fanout-messages": options.settings.fanOutMessages = try count(argument)
+      case "--ops":
+        let text = try value(argument)
+        var kinds: [OpKind] = []
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+          guard let kind = OpKind(rawValue: String(name)) else {
+            throw UsageError(
+              description:
+                "--ops: no op kind \"\(name)\"; choose from \(OpKind.allCases.map(\.rawValue).joined(separator: ","))")
+          }
+          kinds.append(kind)
+        }
+        options.settings.opKinds = kinds
+      case "--ops-subscribers": options.settings.opDeliveryCounts = try counts(argument)
+      case "--ops-fanout": options.settings.opFanOutCounts = try counts(argument)
       case "--many": options.settings.manySubscribers = try count(argument, allowZero: true)
       case "--many-rounds": options.settings.manyRounds = try count(argument)
       case "--memory-mutations": options.settings.memoryMutations = try count(argument, allowZero: true)
@@ -187,6 +222,9 @@ struct Options {
       case "-h", "--help": options.mode = .help
       default: throw UsageError(description: "unknown option \(argument)")
       }
+    }
+    if case .instructions = options.mode, options.zeroCommand.isEmpty || options.dumpCommand.isEmpty {
+      throw UsageError(description: "--instructions needs --zero-command and --dump-command")
     }
     return options
   }

@@ -10,6 +10,9 @@ protocol PubSubTarget {
   var name: String { get }
   var socketPath: String { get }
   var framing: Framing { get }
+  /// What a publish changes: nil for the title of a one-screen scene (the
+  /// original scenarios), else an op kind on its three-screen scene.
+  var kind: OpKind? { get set }
 
   /// Makes `channel` ready to publish on (navd: creates the scene with the screen whose title changes).
   func prepare(_ connection: BenchConnection, channel: String) throws
@@ -51,8 +54,14 @@ extension PubSubTarget {
 }
 
 /// The parameters of a publish: one title change padded to `bytes` in all,
-/// so navd's `Mutate` parameters and Redis's payload are the same size.
+/// so navd's `Mutate` parameters and Redis's payload are the same size; with
+/// an op kind, that kind's `Mutate` (padded in its text where it has one).
 enum Payload {
+  static func parameters(kind: OpKind?, channel: String, sequence: Int, bytes: Int) -> [UInt8] {
+    guard let kind else { return parameters(channel: channel, sequence: sequence, bytes: bytes) }
+    return kind.parameters(channel: channel, sequence: sequence, bytes: bytes)
+  }
+
   static func parameters(channel: String, sequence: Int, bytes: Int) -> [UInt8] {
     let head = #"{"scene":"\#(channel)","ops":[{"op":"updateNavigationItem","item":"root","set":{"title":""#
     let tail = #""}}]}"#

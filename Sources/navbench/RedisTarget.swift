@@ -6,13 +6,14 @@ struct RedisTarget: PubSubTarget {
   let payloadBytes: Int
   var name: String { "redis" }
   var framing: Framing { .resp }
+  var kind: OpKind?
 
   func prepare(_ connection: BenchConnection, channel: String) throws {}
 
   func publishFrame(channel: String, sequence: Int) -> [UInt8] {
     RESP.command([
       Array("PUBLISH".utf8), Array(channel.utf8),
-      Payload.parameters(channel: channel, sequence: sequence, bytes: payloadBytes),
+      Payload.parameters(kind: kind, channel: channel, sequence: sequence, bytes: payloadBytes),
     ])
   }
 

@@ -1,10 +1,10 @@
 /// One publish at a time on one connection: the time from send to acknowledgement.
 extension Bench {
   func roundTrip() throws {
-    let channel = "bench-rt"
+    let channel = channel("bench-rt")
     let connection = try target.connect()
     connection.setTimeout(milliseconds: 10_000)
-    try target.prepare(connection, channel: channel)
+    try prepare(connection, channel: channel)
     let deadline = Deadline(seconds: settings.seconds)
     let warmUp = settings.iterations / 10
     var samples: [UInt64] = []
@@ -21,7 +21,7 @@ extension Bench {
       if i >= warmUp { samples.append(elapsed) } else if i == warmUp - 1 { cpuBefore = serverCPUSeconds() }
       i += 1
     }
-    measurements.record("roundtrip", "round trip, no subscribers (PUBLISH / Mutate)", Percentiles(nanoseconds: samples))
+    record("roundtrip", "round trip, no subscribers (PUBLISH / Mutate)", Percentiles(nanoseconds: samples))
     recordServerCPU("roundtrip.cpu", "server CPU per round trip", since: cpuBefore, messages: samples.count)
   }
 }

@@ -47,12 +47,19 @@ do {
     let seconds = options.settings.seconds
     let scenes = options.engineScenes
     let bench = EngineBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements)
-    try bench.run(scenes, stages: !options.enginePipelineOnly)
+    try bench.run(scenes, kinds: options.settings.opKinds, stages: !options.enginePipelineOnly)
     if !options.enginePipelineOnly {
       try await EngineActorBench(mutations: options.engineMutations, seconds: seconds, measurements: measurements)
         .run(scenes)
       RefcountCost(measurements: measurements).run()
     }
+  case .instructions:
+    print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
+    try InstructionWorkloads(
+      target: NavdTarget(socketPath: options.socketPath, payloadBytes: options.settings.payloadBytes),
+      kinds: options.settings.opKinds, zeroCommand: options.zeroCommand, dumpCommand: options.dumpCommand,
+      measurements: measurements
+    ).runAll()
   case .startup(let binary):
     print("$ navbench \(CommandLine.arguments.dropFirst().joined(separator: " "))\n")
     try StartupBench(

@@ -26,7 +26,14 @@ SMALL = [
     "--iterations", "50", "--seconds", "10", "--subscribers", "1,4", "--fanout", "4",
     "--fanout-messages", "200", "--many", "40", "--many-rounds", "3",
     "--memory-mutations", "300", "--memory-subscribers", "4", "--memory-seconds", "30",
+    "--ops", "title,popPush", "--ops-subscribers", "1,4", "--ops-fanout", "4",
 ]  # fmt: skip
+
+# The op kinds' scenario alone, every kind, smaller still.
+OPS = ["--scenarios", "ops", "--iterations", "20", "--seconds", "10", "--ops-subscribers", "2", "--ops-fanout", "2",
+       "--fanout-messages", "60"]  # fmt: skip
+OP_KINDS = ["title", "rightItemTitle", "toolbarItemTitle", "fourOps", "popPush", "setStack", "popTo", "barItems",
+            "toolbarItems", "appearance", "hiddenBars", "tints"]  # fmt: skip
 
 # The keys every server run must produce, whatever the server.
 SERVER_KEYS = {
@@ -36,6 +43,8 @@ SERVER_KEYS = {
     "fanout.4.rate", "fanout.4.ack.p50", "fanout.4.ack.p99",
     "memory.published", "memory.before", "memory.tenthSettled", "memory.peak", "memory.afterSettled",
     "memory.growthSettled", "memory.driftSettled",
+    "op.title.bytes", "op.title.roundtrip.p50", "op.title.roundtrip.cpu", "op.popPush.delivery.4.last.p50",
+    "op.popPush.delivery.4.cpuPerUpdate", "op.popPush.fanout.4.rate",
 }  # fmt: skip
 
 
@@ -65,7 +74,8 @@ def read_results(path: Path) -> dict[str, float]:
 def check_server_results(results: dict[str, float], server: str) -> None:
     missing = SERVER_KEYS - results.keys()
     assert not missing, f"{server}: navbench produced no {sorted(missing)}"
-    cpu = {"roundtrip.cpu", "pipelined.cpu", "delivery.4.cpu"}  # Redis may need less than /proc can show
+    # Redis may need less than /proc can show
+    cpu = {"roundtrip.cpu", "pipelined.cpu", "delivery.4.cpu", "op.title.roundtrip.cpu", "op.popPush.delivery.4.cpuPerUpdate"}
     for key in SERVER_KEYS - {"memory.growthSettled", "memory.driftSettled", "many.rss"} - cpu:
         assert math.isfinite(results[key]) and results[key] > 0, f"{server}: {key} = {results[key]}"
     assert results["memory.published"] == 300, f"{server}: the memory run published {results['memory.published']}"
@@ -107,12 +117,28 @@ def test_every_scenario_against_redis(tmp_path):
     check_server_results(read_results(tmp_path / "redis.tsv"), "redis")
 
 
+def test_every_op_kind_against_navd_in_one_scene_each(tmp_path):
+    """issue 25: every op kind's rows, each kind on one scene (navd's 64 scenes per uid hold them all)."""
+    with Navd(name="navbench-ops") as navd:
+        done = run_navbench("--socket", navd.socket_path, *OPS, "--tsv", str(tmp_path / "navd.tsv"))
+        assert done.returncode == 0, done.stderr
+        with navd.connect() as client:
+            scenes = client.call("io.navd.ListScenes", {})["scenes"]
+    results = read_results(tmp_path / "navd.tsv")
+    for kind in OP_KINDS:
+        for key in ["roundtrip.p50", "delivery.2.last.p50", "delivery.2.cpuPerUpdate", "fanout.2.rate"]:
+            assert math.isfinite(results[f"op.{kind}.{key}"]) and results[f"op.{kind}.{key}"] > 0, f"{kind}: {key}"
+    assert sorted(s["name"] for s in scenes if s["name"] != "main") == sorted(f"bench-op-{kind}" for kind in OP_KINDS)
+
+
 def test_engine_mode_reports_both_scenes():
     done = run_navbench("--engine", "--mutations", "300", "--seconds", "10")
     assert done.returncode == 0, done.stderr
     for label in ["one screen, title only", "3 screens, 5 bar items, 32 toolbar items"]:
         assert f"| engine: title changes per CPU second, {label} |" in done.stdout
         assert f"| engine: title changes per CPU second through SceneEngine + 1 subscriber, {label} |" in done.stdout
+    for label in ["pop, then push a new item", "toolbar hidden and shown", "scene and default item tints"]:
+        assert f"| engine: mutations per CPU second, {label}, three screens at 768 |" in done.stdout
 
 
 def test_startup_mode_times_a_served_socket(tmp_path):
@@ -138,3 +164,6 @@ def test_bad_option_is_a_usage_error():
     done = run_navbench("--subscribers", "1,zero")
     assert done.returncode == 2
     assert "--subscribers" in done.stderr and "1,zero" in done.stderr
+    done = run_navbench("--ops", "title,rename")
+    assert done.returncode == 2
+    assert 'no op kind "rename"' in done.stderr and "popPush" in done.stderr
