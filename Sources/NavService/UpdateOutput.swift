@@ -56,7 +56,7 @@ struct UpdateCursor: UpdateOutput {
   }
 
   /// Always inlined: each literal is then a constant where it is appended, and its room
-  /// check and copy are compiled for its length (~105 instructions a title change, callgrind).
+  /// check and copy are compiled for its length.
   @inline(__always)
   mutating func append(literal: StaticString) {
     guard room(literal.utf8CodeUnitCount) else { return }
@@ -88,8 +88,7 @@ struct UpdateCursor: UpdateOutput {
     next += count
   }
 
-  /// Always inlined: as a call, it retained a string value to read it and released it
-  /// after (~35 instructions a title change, callgrind).
+  /// Always inlined: as a call, it retained a string value to read it and released it after.
   @inline(__always)
   mutating func append(value: JSONValue) {
     switch value {

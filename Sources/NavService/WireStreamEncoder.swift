@@ -45,9 +45,8 @@ public struct WireStreamEncoder: StreamEncoder {
 
   /// `update`'s bytes when the update is plain and fits in `plainUpdateLimit` bytes
   /// (`UpdateCursor`), else nil: written on the stack and copied into an array of
-  /// their size at once. Each append to a growing array cost ~100 instructions besides
-  /// its bytes, and a title change's update was eleven of them (callgrind, `navbench
-  /// --engine --scene title`: encoding an update ~3,000 instructions before, ~2,150 after).
+  /// their size at once: each append to a growing array has a fixed cost besides its
+  /// bytes, and a title change's update was eleven of them (BENCHMARKS.md, "Fast paths").
   static func plainUpdate(
     prefix: StaticString, fromVersion: UInt64, toVersion: UInt64, patch: [PatchOperation], animated: Bool,
     events: [SceneEvent], coalesced: Bool, suffix: StaticString
@@ -71,14 +70,14 @@ public struct WireStreamEncoder: StreamEncoder {
 
   /// An update's parameters, byte for byte what `JSONWriter.bytes(parameters(frame))`
   /// writes (members in key order, as JSONWriter sorts them) without building its
-  /// dictionaries: ~3,000 instructions per update of a title change (callgrind),
-  /// paid once per update per view. A seeded randomized test holds it to the reference.
+  /// dictionaries. A seeded randomized test holds it to the reference.
+  /// Fast path: the reference costs more than 1 % of a round trip per update per view
+  /// (BENCHMARKS.md, "Fast paths").
   static func writeUpdate<Output: UpdateOutput>(
     fromVersion: UInt64, toVersion: UInt64, patch: [PatchOperation], animated: Bool, events: [SceneEvent],
     coalesced: Bool, into out: inout Output
   ) {
-    // Adjacent literals are appended as one: each append costs ~100 instructions
-    // besides its bytes (callgrind).
+    // Adjacent literals are appended as one: each append has a fixed cost besides its bytes.
     out.append(literal: animated ? #"{"animated":true"# : #"{"animated":false"#)
     if coalesced { out.append(literal: #","coalesced":true"#) }
     if events.isEmpty {
@@ -105,7 +104,7 @@ public struct WireStreamEncoder: StreamEncoder {
   /// Room for an update's parameters: 160 bytes, and for each operation whose value is a
   /// string (a title change's) ~96 bytes of members and the string's length. A title
   /// change's update (~340 bytes with a 200-byte title) outgrew a fixed 160 bytes, and
-  /// growing it cost a second allocation and a copy (~400 instructions, callgrind). An
+  /// growing it cost a second allocation and a copy. An
   /// update without such an operation starts at 160 bytes as before, so it grows as it
   /// did: queued updates are held at their capacity (the bounded-memory tests).
   static func capacity(patch: [PatchOperation]) -> Int {
@@ -118,8 +117,7 @@ public struct WireStreamEncoder: StreamEncoder {
 
   /// One RFC 6902 operation as `PatchOperation.json` gives it, members in key order.
   ///
-  /// Always inlined: as a call, it was handed a copy of the operation out of the patch
-  /// (~40 instructions a title change, callgrind).
+  /// Always inlined: as a call, it was handed a copy of the operation out of the patch.
   @inline(__always)
   private static func writeOperation<Output: UpdateOutput>(_ operation: PatchOperation, into out: inout Output) {
     out.append(byte: UInt8(ascii: "{"))
@@ -158,8 +156,7 @@ public struct WireStreamEncoder: StreamEncoder {
   /// `frame` as one streaming reply. An update, the frame of every version, is
   /// written straight into the reply, byte for byte what `frame(encode(frame), into:)`
   /// writes (a seeded randomized test holds it to that): encoding it apart and
-  /// copying it in cost a second buffer and a copy per update per view (callgrind,
-  /// 64 subscribers: ~1,400 instructions per publish).
+  /// copying it in cost a second buffer and a copy per update per view.
   public func encodeFramed(_ frame: StreamFrame) -> [UInt8] {
     guard case .update(let fromVersion, let toVersion, let patch, let animated, let events, let coalesced) = frame
     else {

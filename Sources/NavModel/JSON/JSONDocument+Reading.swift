@@ -1,8 +1,8 @@
 /// Reading a `JSONDocument` value by value: the pull-parser side typed decoders use.
 ///
 /// The small accessors a typed reader calls for every member (`kind`, `members`, `key`,
-/// `string(_:is:)`, …) are inlined: as calls they cost ~1,000 instructions of a title
-/// change's ~4,100 in the typed reader (callgrind). They are `@inlinable`, so NavWire's
+/// `string(_:is:)`, …) are inlined: as calls they were a quarter of the typed reader's
+/// work on a title change (BENCHMARKS.md, "Fast paths"). They are `@inlinable`, so NavWire's
 /// readers (a call's envelope, `MutateCall`'s parameters) inline them too; what they read
 /// (`tokens`, `Token`) is `@usableFromInline` for that, and no more public than before.
 extension JSONDocument {
@@ -30,7 +30,7 @@ extension JSONDocument {
   public func string(_ index: Index) -> String? {
     let token = tokens[index]
     guard token.kind == .string else { return nil }
-    // Through the buffer: decoding an `ArraySlice` of the bytes cost ~80 instructions more.
+    // Through the buffer: decoding an `ArraySlice` of the bytes costs more.
     let span = JSONStringSpan(start: token.start, end: token.end, escaped: token.escaped, ascii: token.ascii)
     return bytes.withUnsafeBufferPointer { JSONLexer.string(span, in: $0) }
   }
@@ -69,8 +69,7 @@ extension JSONDocument {
     let token = tokens[key]
     guard token.kind == .string, !token.escaped, token.ascii else { return names.firstIndex { string(key, is: $0) } }
     // A plain key, as nearly every one is: its token read once and its bytes compared
-    // with each name of its length (asking `string(_:is:)` name by name cost ~30
-    // instructions a name).
+    // with each name of its length (cheaper than asking `string(_:is:)` name by name).
     return bytes.withUnsafeBufferPointer { buffer in
       for position in names.indices where Self.bytes(buffer, token, equal: names[position]) { return position }
       return nil
@@ -78,8 +77,7 @@ extension JSONDocument {
   }
 
   /// Whether the plain string `token` is `name`, compared through pointers: subscripting
-  /// the array checks bounds on every byte (~14 instructions a byte for an op name like
-  /// "updateNavigationItem").
+  /// the array checks bounds on every byte.
   @inlinable @inline(__always)
   static func bytes(_ buffer: UnsafeBufferPointer<UInt8>, _ token: Token, equal name: StaticString) -> Bool {
     let length = name.utf8CodeUnitCount

@@ -71,8 +71,7 @@ private struct JSONDocumentBuilder {
     lexer = JSONLexer(bytes: bytes, maxDepth: maxDepth)
     // A call with one op has about 16 tokens; a bigger document grows the array. 24 tokens
     // (960 bytes and the array's header) are a block malloc keeps in its per-thread cache;
-    // 32 (1,312 bytes) were not, and cost ~120 instructions more to allocate and free
-    // (callgrind).
+    // 32 (1,312 bytes) are not, and cost more to allocate and free.
     tokens.reserveCapacity(24)
   }
 
@@ -111,8 +110,7 @@ private struct JSONDocumentBuilder {
   }
 
   /// A member's or an element's value: a string, as most are, read here, and an object or
-  /// an array opened here, without the call to `parseValue` (~30 instructions a value,
-  /// callgrind); any other by `parseValue`.
+  /// an array opened here, without the call to `parseValue`; any other by `parseValue`.
   @inline(__always)
   mutating func parseMemberOrElement() throws(JSONParser.Error) {
     switch lexer.current {

@@ -127,7 +127,7 @@ struct JSONLexer {
   }
 
   /// An integer of at most 15 digits is exact in a double: no need for the general
-  /// conversion (a String and strtod), which costs hundreds of instructions.
+  /// conversion (a String and strtod).
   private static func smallInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
     let negative = bytes[range.lowerBound] == UInt8(ascii: "-")
     let digits = (negative ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound

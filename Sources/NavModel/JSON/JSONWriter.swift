@@ -113,8 +113,8 @@ public enum JSONWriter {
       var runStart = 0
       var i = 0
       while i < utf8.count {
-        // The words with nothing to escape in a tight loop (the checks of the outer one
-        // for each word cost ~40% more, callgrind).
+        // The words with nothing to escape in a tight loop (the outer one's checks for
+        // each word cost more).
         while i + 8 <= utf8.count, !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
           i += 8
         }

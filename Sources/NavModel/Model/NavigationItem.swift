@@ -59,7 +59,7 @@ extension NavigationItem {
   /// titles made equal, without a copy of either to make them so. It names every stored
   /// property but `title`; a test checks the list, so a property added to the item must
   /// be added here. Inlined, so that the items it compares are read in place, not
-  /// copied out of their arrays first (~700 instructions a title change).
+  /// copied out of their arrays first.
   @inline(__always)
   func equalsIgnoringTitle(_ other: NavigationItem) -> Bool {
     id == other.id && prompt == other.prompt && titleView == other.titleView

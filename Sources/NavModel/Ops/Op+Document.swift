@@ -1,6 +1,7 @@
 /// Ops read straight from a `JSONDocument`, for the ops a client sends most (a title
 /// change is `updateNavigationItem`; `push`, `pop`, `popTo`, `setStack` move through
 /// screens): no dictionary is built or hashed for them.
+/// Fast path: the reference's dictionaries cost more than 1 % of a round trip (BENCHMARKS.md, "Fast paths").
 ///
 /// The typed readers take only the shapes they know to be valid and leave everything
 /// else — a shape they do not read, any mistake — to `Op(json:path:)`, the reference,
@@ -39,8 +40,7 @@ extension Op {
   /// false (and nothing appended) otherwise.
   ///
   /// The readers append the op they build rather than return it: an `Op` is 192 bytes,
-  /// and handing an `Op?` up from reader to caller to the list copied it seven times
-  /// (~200 instructions a title change, callgrind).
+  /// and handing an `Op?` up from reader to caller to the list copied it seven times.
   static func appendTyped(_ document: JSONDocument, _ index: JSONDocument.Index, to ops: inout [Op]) -> Bool {
     guard let name = document.member("op", of: index) else { return false }
     let reader = OpDocumentReader(document: document, object: index)
@@ -228,7 +228,7 @@ private struct OpDocumentReader {
   ///
   /// Its fields are locals and the item is made once, at the end: an item made first and
   /// then set field by field was copied into the returned optional and destroyed through
-  /// value witnesses (~410 instructions a pushed item, callgrind).
+  /// value witnesses.
   func navigationItem(_ index: JSONDocument.Index) -> NavigationItem? {
     guard document.kind(index) == .object else { return nil }
     var id: String?

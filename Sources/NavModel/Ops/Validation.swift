@@ -57,8 +57,8 @@ public struct Validation: Sendable {
         value: text, limit: "stringMaxBytes", max: limits.stringMaxBytes)
     }
     // In UTF-8 these scalars are single bytes that never occur inside another scalar's encoding,
-    // so scanning bytes finds them (in the string's own buffer: iterating `utf8` costs ~20
-    // instructions a byte); only a text that has one is decoded to name it.
+    // so scanning bytes finds them (in the string's own buffer: iterating `utf8` is far
+    // dearer); only a text that has one is decoded to name it.
     guard text.withUTF8Bytes(Self.containsControl) else { return }
     if let control = text.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       throw NavError(
