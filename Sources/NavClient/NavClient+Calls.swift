@@ -63,6 +63,13 @@ extension NavClient {
     return try await perform(call, retryOnDrop: true)
   }
 
+  /// `DeleteScene`: deletes the scene and its whole history; the reply holds its last version
+  /// and epoch. With `ifVersion`, only when the scene is at that version (else `io.navd.Conflict`).
+  /// Not retried after a dropped connection: a second deletion could end a history created since.
+  public func deleteScene(_ scene: String, ifVersion: UInt64? = nil) async throws -> DeletedScene {
+    try await perform(DeleteSceneCall(scene: scene, ifVersion: ifVersion), retryOnDrop: false)
+  }
+
   /// `Activate`: a front end activates a shown, enabled bar button item (as drawn with `metrics`).
   ///
   /// `item: "@back"` activates the back button, which pops the top item as a mutation of this

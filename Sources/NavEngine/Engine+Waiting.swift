@@ -74,9 +74,8 @@ extension Engine {
   /// A waiter left: the slot goes when nothing holds it any more.
   private func stopWaiting(for name: String, _ scene: SceneEngine, waiter: UInt32?) {
     slots.withLock { slots in
-      guard var slot = slots[name], slot.scene === scene else {
-        preconditionFailure("engine: the slot of scene \"\(name)\" left the registry while a subscriber waited for it")
-      }
+      // Gone, or another scene's: the scene was deleted meanwhile (`deleteScene`).
+      guard var slot = slots[name], slot.scene === scene else { return }
       if let waiter {
         let left = slot.waiters[waiter, default: 1] - 1
         slot.waiters[waiter] = left > 0 ? left : nil

@@ -52,6 +52,8 @@ public final class Engine: Sendable {
   public let executor: any SceneExecutor
   let now: @Sendable () -> Double
   let slots: Mutex<[String: Slot]>
+  /// The counts of deleted scenes, so the engine's totals never go down (Engine+Statistics.swift).
+  let retired = Mutex(SceneCounters())
 
   private init(
     configuration: EngineConfiguration, store: any SceneStore, scenes: [String: SceneEngine],
@@ -137,22 +139,31 @@ public final class Engine: Sendable {
       entered.scene.submit(request, completion: completion)
       return
     }
-    entered.scene.submit(request) { result in
-      self.created(name, committed: (try? result.get()) != nil)
-      completion(result)
-    }
+    let scene = entered.scene
+    scene.submit(request) { result in completion(self.created(name, scene, result)) }
   }
 
   /// A mutation that held the slot of a scene not yet existing (`enter`) ended: the scene
-  /// exists once one committed; a slot nothing holds any more is removed.
-  private func created(_ name: String, committed: Bool) {
-    slots.withLock { slots in
-      guard var slot = slots[name] else {
-        preconditionFailure("engine: scene \"\(name)\" left the registry while a mutation creating it was in flight")
-      }
+  /// exists once one committed; a slot nothing holds any more is removed. The result, with
+  /// `created` set on the one commit that made the scene exist. A slot that is gone, or is
+  /// another scene's, was deleted meanwhile (`deleteScene`) and is left alone.
+  private func created(
+    _ name: String, _ scene: SceneEngine, _ result: Result<MutationOutcome, NavError>
+  ) -> Result<MutationOutcome, NavError> {
+    let committed = (try? result.get()) != nil
+    let made = slots.withLock { slots in
+      guard var slot = slots[name], slot.scene === scene else { return false }
+      let made = committed && !slot.exists
       slot.creating -= 1
       slot.exists = slot.exists || committed
       slots[name] = slot.isHeld ? slot : nil
+      return made
+    }
+    guard made else { return result }
+    return result.map { outcome in
+      var outcome = outcome
+      outcome.created = true
+      return outcome
     }
   }
 

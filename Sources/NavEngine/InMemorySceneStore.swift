@@ -47,6 +47,10 @@ public final class InMemorySceneStore: SceneStore {
   public var commitCount: Int { contents.withLock { $0.commits } }
 
   private static func store(_ record: CommitRecord, in scenes: inout [String: StoredScene]) {
+    guard !record.isDeletion else {
+      scenes[record.scene] = nil
+      return
+    }
     var scene =
       scenes[record.scene]
       ?? StoredScene(

@@ -72,4 +72,6 @@ public struct MutationOutcome: Sendable, Hashable {
   public var baseVersionExpired: Bool
   /// True when this answer is a replay of an earlier commit with the same mutation id.
   public var replayed: Bool
+  /// True when this commit created the scene (its first version; set by `Engine`, never stored).
+  public var created = false
 }

@@ -4,10 +4,11 @@ import NavModel
 /// Reads the installed state, log and memory through `GroupPlan`; changes nothing installed.
 extension SceneCore {
   /// Plans `request` after everything already in `plan`, appending its result.
-  func plan(_ request: MutationRequest, into plan: inout GroupPlan) {
-    let (result, dependsOnGroup) = judge(request, in: &plan)
+  mutating func plan(_ request: MutationRequest, into plan: inout GroupPlan) {
+    let (result, dependsOnGroup) = deleted ? (.failure(deletedWhileQueued), false) : judge(request, in: &plan)
     plan.results.append(result)
     plan.dependsOnGroup.append(dependsOnGroup)
+    counters.planned(result, policy: request.policy)
   }
 
   /// The request's result, and whether it was judged with versions of this group in view.

@@ -41,6 +41,12 @@ struct SceneCore {
   var storing: StoringGroup?
   /// Whether a turn was asked for and has not come yet.
   var turnScheduled = false
+  /// Set by `SceneEngine.delete`: this history has ended; every mutation planned from now on
+  /// is refused (`deletedWhileQueued`).
+  var deleted = false
+  /// What the scene counted since it started (`GetStatistics`): plain additions as it plans,
+  /// installs and publishes.
+  var counters = SceneCounters()
 
   init(name: String, epoch: String, history: SceneHistory, configuration: EngineConfiguration) {
     self.name = name
@@ -78,7 +84,9 @@ struct SceneCore {
     let results: [Result<MutationOutcome, NavError>]
     switch result {
     case .success: results = installStored(&group.plan)
-    case .failure(let error): results = failed(group.plan, error)
+    case .failure(let error):
+      results = failed(group.plan, error)
+      counters.refuse(.storageFailed, count: group.plan.dependsOnGroup.count { $0 })
     }
     var effects = SceneEffects()
     effects.answer(group.completions, results)
@@ -193,6 +201,7 @@ struct SceneCore {
     swap(&plan.state, &state)
     version = plan.version
     snapshots = plan.snapshots
+    counters.mutations += plan.versions.count
     for index in plan.versions.indices { log.append(plan.versions[index].entry) }  // in place, as `records(for:)`
     for (key, entry) in plan.remembered { memory.remember(key, entry) }
   }

@@ -72,7 +72,7 @@ extension SceneCore {
     for (id, watcher) in actionWatchers {
       switch watcher.activationPublished(activation.bytes(for: watcher), version: version) {
       case .queued: queued += 1
-      case .dropped: break
+      case .dropped: counters.droppedActivations += 1
       case .closed: actionWatchers[id] = nil
       }
     }

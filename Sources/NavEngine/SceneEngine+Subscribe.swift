@@ -104,6 +104,9 @@ extension SceneCore {
   /// looks at every member, and doing it on every call would make subscribing N
   /// streams cost N².
   mutating func admitStream() throws(NavError) {
+    guard !deleted else {
+      throw NavError(.sceneNotFound, "scene \"\(name)\" was deleted", field: "scene", value: name)
+    }
     var count = memberCount
     if count >= configuration.maxSubscribersPerScene {
       pruneClosedSubscribers()

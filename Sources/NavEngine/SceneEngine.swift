@@ -22,6 +22,9 @@ public actor SceneEngine {
   /// The serial executor the scene runs on, shared by every scene of its engine.
   public nonisolated let executor: any SceneExecutor
   var core: SceneCore
+  /// When the store was handed the group it is working on (`perform`): its latency is counted
+  /// when the result comes (`SceneCounters.commitLatency`).
+  var storeStartedAt = 0.0
 
   /// What a submitted mutation is answered with (`submit`), called on the scene's executor.
   public typealias Completion = @Sendable (Result<MutationOutcome, NavError>) -> Void
@@ -106,7 +109,10 @@ public actor SceneEngine {
     while true {
       for answer in effects.answers { answer.completion(answer.result) }
       if effects.scheduleTurn { executor.later { self.assumeIsolated { $0.takeTurn() } } }
-      guard let records = effects.store, let result = store.commit(records, waiter: self) else { return }
+      guard let records = effects.store else { return }
+      storeStartedAt = now()
+      guard let result = store.commit(records, waiter: self) else { return }
+      core.counters.commitLatency.record(now() - storeStartedAt)
       effects = core.stored(result)
     }
   }
@@ -114,7 +120,10 @@ public actor SceneEngine {
   private func takeTurn() { perform(core.turn()) }
 
   /// The store's result for the group it took, delivered on the executor.
-  func finishStore(_ result: Result<Void, StoreError>) { perform(core.stored(result)) }
+  func finishStore(_ result: Result<Void, StoreError>) {
+    core.counters.commitLatency.record(now() - storeStartedAt)
+    perform(core.stored(result))
+  }
 }
 
 extension SceneEngine: StoreWaiter {

@@ -171,6 +171,8 @@ public protocol SceneStore: Sendable {
   /// Stores a group: its result when the store finished at once, else nil and the result
   /// goes to `waiter.stored(_:)` once the group is stored or failed.
   func commit(_ records: [CommitRecord], waiter: any StoreWaiter) -> Result<Void, StoreError>?
+  /// The bytes the store's files take now (`GetStatistics`); a store without files has none.
+  var sizes: StoreSizes { get }
 }
 
 /// Who waits for a group a store finishes later than at once (`SceneStore.commit`):

@@ -2,14 +2,41 @@ import NavAccess
 import NavModel
 import NavServer
 import NavWire
+import Synchronization
 
 extension NavMethod {
   /// The right a call of this method needs (PROTOCOL.md § Access).
   var requiredRight: AccessRight {
     switch self {
     case .getServerInfo, .listScenes, .getState, .getLayout, .subscribe, .watchActions: .read
-    case .mutate, .activate: .write
+    case .mutate, .activate, .deleteScene: .write
+    case .getStatistics: .admin
     }
+  }
+}
+
+/// Denied calls by the right they lacked: one atomic per right, counted off the hot path
+/// (a denial is logged too).
+final class DenialCounts: Sendable {
+  private let read = Atomic<Int>(0)
+  private let write = Atomic<Int>(0)
+  private let admin = Atomic<Int>(0)
+
+  func count(_ right: AccessRight) {
+    switch right {
+    case .read: read.add(1, ordering: .relaxed)
+    case .write: write.add(1, ordering: .relaxed)
+    case .admin: admin.add(1, ordering: .relaxed)
+    }
+  }
+
+  /// The rights with any denial, in the order read, write, admin.
+  var counts: [NamedCount] {
+    let counts = [
+      ("read", read.load(ordering: .relaxed)), ("write", write.load(ordering: .relaxed)),
+      ("admin", admin.load(ordering: .relaxed)),
+    ]
+    return counts.filter { $0.1 > 0 }.map { NamedCount(name: $0.0, count: $0.1) }
   }
 }
 
@@ -22,6 +49,8 @@ extension PeerCredentials {
 /// denied call learns nothing (not even whether its scene exists).
 struct AccessGate: Sendable {
   let control: AccessControl
+  /// Calls denied so far, by the right they lacked (`GetStatistics`).
+  let denials = DenialCounts()
 
   /// The context to run `call` with, or nil when it was denied (and answered
   /// `PermissionDenied`, logged once by the context with the peer and the missing right).
@@ -39,6 +68,8 @@ struct AccessGate: Sendable {
     if policy.isTrusted(peer) { return context }
     let right = method.requiredRight
     switch method {
+    case .getStatistics:
+      return policy.decide(right: .admin, scene: nil, peer: peer) ? context : deny(right, scene: nil, context)
     case .getServerInfo:
       let allowed = AccessRight.allCases.contains { policy.mayUseSomewhere($0, peer: peer) }
       return allowed ? context : deny(right, scene: nil, context)
@@ -55,6 +86,7 @@ struct AccessGate: Sendable {
   }
 
   private func deny(_ right: AccessRight, scene: String?, _ context: any CallContext) -> (any CallContext)? {
+    denials.count(right)
     let peer = context.peer
     var message = "the \(right) right"
     if let scene { message += " on scene \(scene)" }

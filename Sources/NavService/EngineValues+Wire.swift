@@ -9,7 +9,8 @@ extension MutationReply {
       version: outcome.version,
       overwritten: outcome.overwritten.map {
         Overwrite(field: $0.field.description, previousValue: $0.previousValue, version: $0.writtenAt)
-      }, baseVersionExpired: outcome.baseVersionExpired, replayed: outcome.replayed)
+      }, baseVersionExpired: outcome.baseVersionExpired, replayed: outcome.replayed,
+      created: outcome.created)
   }
 }
 

@@ -35,6 +35,36 @@ public let navdInterfaceDefinition = #"""
     version: int
   )
 
+  # A count by name: a refused mutation's error, a denied call's right.
+  type RefusalCount (error: string, count: int)
+  type DenialCount (right: string, count: int)
+
+  # Cumulative: the commit groups that took at most le seconds.
+  type LatencyBucket (le: float, count: int)
+
+  # How long storing each commit group took; count is also the +Inf bucket.
+  type CommitLatency (buckets: []LatencyBucket, sum: float, count: int)
+
+  # One scene's counters (since navd started or the scene was created) and its
+  # streams now.
+  type SceneStatistics (
+    name: string,
+    version: int,
+    epoch: string,
+    mutations: int,
+    lastWriterWinsConflicts: int,
+    failOnConflictConflicts: int,
+    refusals: []RefusalCount,
+    subscribers: int,
+    watchers: int,
+    queuedBytes: int,
+    coalescedUpdates: int,
+    droppedActivations: int
+  )
+
+  # One uid's scene quotas in use, against its limits.
+  type UserUsage (uid: int, scenes: int, maxScenes: int, waitedScenes: int, maxWaitedScenes: int)
+
   # Facts about the running navd.
   method GetServerInfo() -> (
     version: string,
@@ -44,6 +74,32 @@ public let navdInterfaceDefinition = #"""
     scenes: int,
     connections: int,
     subscribers: int
+  )
+
+  # Counters and gauges of the whole server (the scene fields are every
+  # scene's together, deleted scenes' counters included), per scene and per
+  # uid. Needs the admin right (PROTOCOL.md §3 GetStatistics).
+  method GetStatistics() -> (
+    uptimeSeconds: float,
+    connections: int,
+    acceptedConnections: int,
+    rejectedConnections: int,
+    mutations: int,
+    lastWriterWinsConflicts: int,
+    failOnConflictConflicts: int,
+    refusals: []RefusalCount,
+    denials: []DenialCount,
+    subscribers: int,
+    waitingSubscribers: int,
+    watchers: int,
+    queuedBytes: int,
+    coalescedUpdates: int,
+    droppedActivations: int,
+    commitLatency: CommitLatency,
+    redoBytes: int,
+    databaseBytes: int,
+    scenes: []SceneStatistics,
+    users: []UserUsage
   )
 
   # Every scene, sorted by name. `main` always exists.
@@ -111,7 +167,8 @@ public let navdInterfaceDefinition = #"""
   # conflict detection), of epoch (when given and not the scene's, the base is
   # treated as expired). mutationId: retries with the same id from the same
   # clientId are answered from memory. policy defaults to lastWriterWins.
-  # A mutation to a scene that does not exist creates it.
+  # A mutation to a scene that does not exist creates it: created is true on
+  # the reply of the commit that did (its first version), false otherwise.
   method Mutate(
     scene: string,
     ops: []object,
@@ -124,8 +181,19 @@ public let navdInterfaceDefinition = #"""
     version: int,
     overwritten: []Overwrite,
     baseVersionExpired: bool,
-    replayed: bool
+    replayed: bool,
+    created: bool
   )
+
+  # Deletes a scene and its whole history, durably: it no longer counts toward
+  # --max-scenes or its creator's quota, and every stream of it (Subscribe,
+  # waiting or not, and WatchActions) ends with SceneDeleted after what was
+  # already queued for it. With ifVersion, the scene must be at that version
+  # (else Conflict). The reply carries the deleted history's last version and
+  # epoch. A later mutation creates the scene anew at version 0 in a new epoch;
+  # main always exists, so deleting it leaves an empty main in a new epoch.
+  # Needs the write right on the scene (PROTOCOL.md §3 DeleteScene).
+  method DeleteScene(scene: string, ifVersion: ?int) -> (version: int, epoch: string)
 
   # A front end activates a shown, enabled bar button item (with the layout
   # metrics it drew); its action goes to every WatchActions caller of the scene.
@@ -212,6 +280,12 @@ public let navdInterfaceDefinition = #"""
 
   # The mutation could not be made durable; nothing was applied.
   error StorageFailed (message: string)
+
+  # The final reply of every Subscribe and WatchActions stream of a scene that
+  # DeleteScene deleted, after everything already queued for it: version is the
+  # deleted history's last. Subscribe again (waitForScene) to follow the scene's
+  # next history.
+  error SceneDeleted (message: string, scene: string, version: int)
 
   # navd is stopping (SIGTERM, or a restart): the final reply of every Subscribe and
   # WatchActions stream, after every update already queued for it. restarting is true

@@ -24,6 +24,8 @@ public final class NavdService: CallHandler {
   private let access: AccessGate
   /// The open streams of peers whose rights a reload may take back.
   let streams = StreamGrants()
+  /// Every open stream, for ending a deleted scene's.
+  let sceneStreams = SceneStreams()
 
   /// `access` defaults to navd's safe default: only this process's uid and root.
   /// `executor` (the server's `EventLoopExecutor`) runs the calls' tasks.
@@ -44,7 +46,7 @@ public final class NavdService: CallHandler {
   }
 
   /// Starts a call's work on the preferred executor.
-  private func run(_ work: sending @escaping @isolated(any) () async -> Void) {
+  func run(_ work: sending @escaping @isolated(any) () async -> Void) {
     Task(executorPreference: executor, operation: work)
   }
 
@@ -67,6 +69,8 @@ public final class NavdService: CallHandler {
       case .mutate: try mutate(MutateCall(call: call), context)
       case .activate: try activate(ActivateCall(parameters: parameters), context)
       case .watchActions: try watchActions(WatchActionsCall(parameters: parameters), more: call.more, context)
+      case .deleteScene: deleteScene(try DeleteSceneCall(parameters: parameters), context)
+      case .getStatistics: getStatistics(try GetStatisticsCall(parameters: parameters), context)
       }
     } catch {
       context.fail(error.errorName, error.errorParameters)
@@ -181,6 +185,7 @@ public final class NavdService: CallHandler {
     let source = SubscriberSource(
       subscriber, resume: .fromDeliveredVersion { (try? engine.scene(name))?.epoch },
       wake: context.sourceHasDataSignal)
+    sceneStreams.register(source)
     context.stream(from: source)
     streams.register(
       source, method: "Subscribe", right: .read, scene: name, peer: context.peer, policy: access.control.policy)
@@ -221,10 +226,13 @@ public final class NavdService: CallHandler {
     let watcher = makeSubscriber(context)
     let streams = streams
     let access = access
+    let sceneStreams = sceneStreams
     scene.enter { scene in
       do throws(NavError) {
         try scene.watchActions(watcher)
         let source = SubscriberSource(watcher, wake: context.sourceHasDataSignal)
+        // On the scene's executor, in the turn that added the watcher: a deletion after it finds it.
+        sceneStreams.register(source)
         context.stream(from: source)
         streams.register(
           source, method: "WatchActions", right: .read, scene: call.scene, peer: context.peer,
@@ -234,6 +242,24 @@ public final class NavdService: CallHandler {
       }
     }
   }
+
+  /// Deletes a scene durably, then ends each of its streams with `SceneDeleted` after what
+  /// it holds; the reply comes once that is done (PROTOCOL.md §3 DeleteScene).
+  private func deleteScene(_ call: DeleteSceneCall, _ context: any CallContext) {
+    let engine = engine
+    let sceneStreams = sceneStreams
+    run {
+      switch await engine.deleteScene(call.scene, ifVersion: call.ifVersion) {
+      case .success(let deletion):
+        sceneStreams.end(deletion, scene: call.scene)
+        context.reply(DeletedScene(version: deletion.version, epoch: deletion.epoch).parameters)
+      case .failure(let error): context.fail(error.errorName, error.parameters)
+      }
+    }
+  }
+
+  /// Calls the access gate denied, by right (`GetStatistics`).
+  var accessDenials: DenialCounts { access.denials }
 
   /// Whose scene quotas a call counts toward: its peer's uid, exempt when the policy
   /// trusts it (root, navd's own uid).

@@ -12,6 +12,8 @@ final class SubscriberSource: ReplySource {
   private let wake: @Sendable () -> Void
   /// Set with `finalFrame` by `end(with:)`; read on every pull, so an atomic in front of the lock.
   private let ending = Atomic<Bool>(false)
+  /// Set with `finalFrame` by `finish(with:)`: what is queued is still delivered, then the frame.
+  private let finishing = Atomic<Bool>(false)
   private let finalFrame = Mutex<[UInt8]?>(nil)
   /// Run once when the stream ends, either way (`onEnd`).
   private let endHooks = Mutex<[@Sendable () -> Void]?>([])
@@ -32,7 +34,14 @@ final class SubscriberSource: ReplySource {
   }
 
   func pull() -> (bytes: [UInt8], finished: Bool) {
-    guard ending.load(ordering: .acquiring) else { return (subscriber.pull(), false) }
+    guard ending.load(ordering: .acquiring) else {
+      // Read before the pull: once it is set nothing more is queued, so this pull takes it all.
+      guard finishing.load(ordering: .acquiring) else { return (subscriber.pull(), false) }
+      let queued = subscriber.pull()
+      subscriber.cancel()
+      ended()
+      return (queued + (finalFrame.withLock { $0 } ?? []), true)
+    }
     // Ended (a revoked right): what was queued is not delivered; the final error is.
     subscriber.cancel()
     ended()
@@ -52,6 +61,14 @@ final class SubscriberSource: ReplySource {
   func end(with frame: [UInt8]) {
     finalFrame.withLock { $0 = $0 ?? frame }
     ending.store(true, ordering: .releasing)
+    wake()
+  }
+
+  /// Ends the stream with `frame` (a complete error reply) after what is queued for it: the
+  /// source of a scene that publishes nothing more (a deleted one). Callable from any thread.
+  func finish(with frame: [UInt8]) {
+    finalFrame.withLock { $0 = $0 ?? frame }
+    finishing.store(true, ordering: .releasing)
     wake()
   }
 

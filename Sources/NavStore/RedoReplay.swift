@@ -80,8 +80,12 @@ enum RedoReplay {
               found.rows.append(contentsOf: rows)
               found.last = sequence
             } else if sequence <= applied {
-              for row in rows where row.version >= found.held[row.scene]?.version ?? 0 {
-                found.held[row.scene] = (row.epoch, row.version, sequence)
+              for row in rows {
+                if row.isDeletion {
+                  found.held[row.scene] = nil  // the database holds no such scene any more
+                } else if row.version >= found.held[row.scene]?.version ?? 0 {
+                  found.held[row.scene] = (row.epoch, row.version, sequence)
+                }
               }
             }
             continue

@@ -40,6 +40,9 @@ struct StoreRow: Sendable, Equatable {
     self.forgetMutationIdsThrough = forgetMutationIdsThrough
   }
 
+  /// Whether this row deletes its scene (`CommitRecord.deletion`: the only empty epoch).
+  var isDeletion: Bool { epoch.isEmpty }
+
   /// `record` in stored form.
   init(_ record: CommitRecord) {
     self.init(

@@ -15,6 +15,7 @@ final class StoreWriter: @unchecked Sendable {
   private let selectEpoch: SQLiteStatement
   private let insertScene: SQLiteStatement
   private let resetScene: SQLiteStatement
+  private let deleteScene: SQLiteStatement
   private let deleteLog: SQLiteStatement
   private let deleteIds: SQLiteStatement
   private let insertLog: SQLiteStatement
@@ -42,6 +43,7 @@ final class StoreWriter: @unchecked Sendable {
       "INSERT INTO scenes (name, epoch, snapshot_version, snapshot) VALUES (?1, ?2, 0, ?3)")
     resetScene = try database.prepare(
       "UPDATE scenes SET epoch = ?2, snapshot_version = 0, snapshot = ?3 WHERE name = ?1")
+    deleteScene = try database.prepare("DELETE FROM scenes WHERE name = ?1")
     deleteLog = try database.prepare("DELETE FROM log WHERE scene = ?1")
     deleteIds = try database.prepare("DELETE FROM mutation_ids WHERE scene = ?1")
     insertLog = try database.prepare(
@@ -76,6 +78,12 @@ final class StoreWriter: @unchecked Sendable {
         var checked: (scene: String, epoch: String)?
         for index in records.indices {
           let record = records[index]
+          if record.isDeletion {
+            try delete(scene: record.scene)
+            epochs[record.scene] = nil
+            checked = nil
+            continue
+          }
           if checked?.scene != record.scene || checked?.epoch != record.epoch {
             if epochs[record.scene] != record.epoch {
               try adopt(scene: record.scene, epoch: record.epoch)
@@ -129,11 +137,18 @@ final class StoreWriter: @unchecked Sendable {
     }
   }
 
+  /// Removes the scene and its whole history (a deletion record, `CommitRecord.deletion`).
+  private func delete(scene: String) throws(StoreError) {
+    try deleteLog.run(.text(scene))
+    try deleteIds.run(.text(scene))
+    try deleteScene.run(.text(scene))
+  }
+
   /// Whether `record` is only its log row: a scene whose epoch is stored, no mutation id to
   /// remember or forget, no snapshot.
   private func isOneRow(_ record: StoreRow, epochs: [String: String]) -> Bool {
     record.mutationId == nil && record.snapshot == nil && record.forgetMutationIdsThrough == 0
-      && epochs[record.scene] == record.epoch
+      && !record.isDeletion && epochs[record.scene] == record.epoch
   }
 
   /// The record's log row (its version, who sent it, its ops in wire form).

@@ -30,6 +30,8 @@ public enum NavMethod: String, Sendable, CaseIterable {
   case mutate = "Mutate"
   case activate = "Activate"
   case watchActions = "WatchActions"
+  case deleteScene = "DeleteScene"
+  case getStatistics = "GetStatistics"
 
   /// `io.navd.<name>`.
   public var qualifiedName: String { "\(NavProtocol.interface).\(rawValue)" }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every knob of a run against a server; each loop is bounded by a count and by `seconds`.
 struct BenchSettings {
   /// Round-trip samples; the pipelined run publishes 4× as many.
@@ -41,9 +43,13 @@ struct Bench {
   let pid: Int32?
   /// Set for one op kind's rows (`ops`): its keys' and labels' prefix, and the one scene they all use.
   var opKind: OpKind? = nil
+  /// The channels the scenarios prepared, removed again after each (`cleanUp`).
+  let prepared = PreparedChannels()
 
+  /// Runs each scenario, then removes the channels it prepared (navd: the scenes it made).
   func run(_ scenarios: [Scenario]) throws {
     for scenario in Scenario.allCases where scenarios.contains(scenario) {
+      defer { cleanUp() }
       switch scenario {
       case .idle: idleMemory()
       case .roundtrip: try roundTrip()
@@ -68,6 +74,7 @@ struct Bench {
     bench.opKind = kind
     let sample = Payload.parameters(kind: kind, channel: bench.channel("x"), sequence: 0, bytes: settings.payloadBytes)
     bench.record("bytes", "publish size", "bytes", Double(sample.count))
+    prepared.add(bench.channel("x"))
     try target.prepare(try target.connect(), channel: bench.channel("x"))
     try bench.roundTrip()
     for count in settings.opDeliveryCounts { try bench.delivery(subscribers: count) }
@@ -75,8 +82,21 @@ struct Bench {
   }
 
   /// Makes a scenario's channel ready, but an op kind's scene: `opRows` made it once for all its rows.
+  /// Each channel made is remembered for the clean-up after the scenario.
   func prepare(_ connection: BenchConnection, channel: String) throws {
-    if opKind == nil { try target.prepare(connection, channel: channel) }
+    guard opKind == nil else { return }
+    prepared.add(channel)
+    try target.prepare(connection, channel: channel)
+  }
+
+  /// Removes the channels prepared since the last clean-up; a failure is reported, not fatal
+  /// (the measurements stand).
+  private func cleanUp() {
+    do {
+      try target.cleanUp(channels: prepared.taken())
+    } catch {
+      FileHandle.standardError.write(Data("navbench: could not remove the scenes it made: \(error)\n".utf8))
+    }
   }
 
   /// The channel a scenario publishes on: its own, or the op kind's one scene.

@@ -6,7 +6,7 @@ extension Bench {
     let channel = "bench-many"
     let writer = try target.connect()
     writer.setTimeout(milliseconds: 10_000)
-    try target.prepare(writer, channel: channel)
+    try prepare(writer, channel: channel)
     let rssBefore = residentMiB()
     let subscribeStart = nowNanoseconds()
     let subscribers: SubscriberSet

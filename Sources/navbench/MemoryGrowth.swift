@@ -26,7 +26,7 @@ extension Bench {
     let messages = settings.memoryMutations
     let channel = "bench-memory"
     let connection = try target.connect()
-    try target.prepare(connection, channel: channel)
+    try prepare(connection, channel: channel)
     let subscribers = try SubscriberSet(target: target, channel: channel, count: count)
     // The whole run, settling included, stays within --memory-seconds.
     let deadline = Deadline(seconds: settings.memorySeconds)

@@ -21,6 +21,18 @@ struct NavdTarget: PubSubTarget {
     try reply.withUnsafeBytes { try checkAcknowledgement($0) }
   }
 
+  /// Deletes each scene (`DeleteScene`); one already gone (`SceneNotFound`) is fine.
+  func cleanUp(channels: [String]) throws {
+    guard !channels.isEmpty else { return }
+    let connection = try connect()
+    for channel in channels {
+      try connection.send(Self.call(.deleteScene, #"{"scene":"\#(channel)"}"#))
+      let reply = try connection.readMessage()
+      guard !reply.withUnsafeBytes({ contains($0, #""error":"io.navd.SceneNotFound""#) }) else { continue }
+      try reply.withUnsafeBytes { try checkAcknowledgement($0) }
+    }
+  }
+
   func publishFrame(channel: String, sequence: Int) -> [UInt8] {
     var frame = Array(#"{"method":"\#(NavMethod.mutate.qualifiedName)","parameters":"#.utf8)
     frame += Payload.parameters(kind: kind, channel: channel, sequence: sequence, bytes: payloadBytes)

@@ -4,7 +4,7 @@ extension Bench {
   func pipelined() throws {
     let channel = "bench-pipe"
     let connection = try target.connect()
-    try target.prepare(connection, channel: channel)
+    try prepare(connection, channel: channel)
     let writer = PipelinedWriter(
       target: target, connection: connection, channel: channel, count: settings.iterations * 4,
       window: settings.window, deadline: Deadline(seconds: settings.seconds))

@@ -30,6 +30,9 @@ protocol PubSubTarget {
   func position(after message: UnsafeRawBufferPointer, previous: UInt64) -> UInt64
   /// The server's process id (asked over the socket), for its memory and CPU time.
   func serverPid() throws -> Int32
+  /// Removes what `prepare` made for `channels` (navd: deletes the scenes), so a run leaves
+  /// nothing behind in the server it measured.
+  func cleanUp(channels: [String]) throws
 }
 
 extension PubSubTarget {

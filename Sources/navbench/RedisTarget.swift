@@ -9,6 +9,8 @@ struct RedisTarget: PubSubTarget {
   var kind: OpKind?
 
   func prepare(_ connection: BenchConnection, channel: String) throws {}
+  /// Pub/sub channels hold nothing once their subscribers are gone.
+  func cleanUp(channels: [String]) throws {}
 
   func publishFrame(channel: String, sequence: Int) -> [UInt8] {
     RESP.command([

@@ -63,7 +63,7 @@ struct FailedMutationTests {
     // None of those used up the one free slot: this creation succeeds, the next is refused.
     #expect(
       try await engine.mutate(scene: "fresh", Sample.request([Sample.button("b")], mutationId: "s")).get()
-        == .init(version: 1, overwritten: [], baseVersionExpired: false, replayed: false))
+        == .init(version: 1, overwritten: [], baseVersionExpired: false, replayed: false, created: true))
     #expect(engine.sceneNames == ["fresh", "main"])
     let refused = await engine.mutate(scene: "other", Sample.request([Sample.button("b")]))
     #expect(refused.failureValue?.limit == "maxScenes")

@@ -15,7 +15,9 @@ struct NavdServiceTests {
   @Test("Mutate replies with the new version; GetState returns the document")
   func mutateThenGetState() async throws {
     let (_, answer) = await call(service, "Mutate", ["scene": "main", "ops": [Self.pushRoot]])
-    #expect(answer == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": false]))
+    #expect(
+      answer
+        == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": false, "created": false]))
     let (_, state) = await call(service, "GetState", ["scene": "main"])
     guard case .reply(let reply) = state else {
       Issue.record("\(state)")
@@ -182,7 +184,9 @@ struct NavdServiceTests {
   @Test("R60 activating @back pops the top as a mutation; with no back button it is ItemNotActivatable")
   func activateBack() async throws {
     let (_, rootOnly) = await call(service, "Mutate", ["scene": "main", "ops": [Self.pushRoot]])
-    #expect(rootOnly == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": false]))
+    #expect(
+      rootOnly
+        == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": false, "created": false]))
     let (_, refused) = await call(service, "Activate", ["scene": "main", "item": "@back"])
     guard case .error(let name, _) = refused else {
       Issue.record("\(refused)")
@@ -211,8 +215,12 @@ struct NavdServiceTests {
     let parameters: JSONValue = ["scene": "main", "ops": [Self.pushRoot], "mutationId": "m1", "clientId": "app"]
     let (_, first) = await call(service, "Mutate", parameters, connection: 1)
     let (_, retry) = await call(service, "Mutate", parameters, connection: 2)
-    #expect(first == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": false]))
-    #expect(retry == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": true]))
+    #expect(
+      first
+        == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": false, "created": false]))
+    #expect(
+      retry
+        == .reply(["version": 1, "overwritten": [], "baseVersionExpired": false, "replayed": true, "created": false]))
   }
 
   @Test(

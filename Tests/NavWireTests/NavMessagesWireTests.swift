@@ -33,7 +33,8 @@ struct NavMessagesWireTests {
     #expect(reply == MutationReply(version: 1))
     #expect(
       String(decoding: VarlinkReply.encoded(parameters: reply.parameters), as: UTF8.self)
-        == #"{"parameters":{"baseVersionExpired":false,"overwritten":[],"replayed":false,"version":1}}"# + "\0")
+        == #"{"parameters":{"baseVersionExpired":false,"created":false,"overwritten":[],"replayed":false,"version":1}}"#
+        + "\0")
   }
 
   @Test("§7 Subscribe at 375 points: the call, the snapshot and the update")

@@ -86,6 +86,9 @@ def test_every_scenario_against_navd(tmp_path):
     with Navd(name="navbench") as navd:
         done = run_navbench("--socket", navd.socket_path, *SMALL, "--tsv", str(tmp_path / "navd.tsv"))
         assert done.returncode == 0, done.stderr
+        with navd.connect() as connection:
+            scenes = connection.call("io.navd.ListScenes")["scenes"]
+        assert [scene["name"] for scene in scenes] == ["main"], "navbench removes the scenes it made (DeleteScene)"
     assert "| round trip, no subscribers (PUBLISH / Mutate) p50 |" in done.stdout
     check_server_results(read_results(tmp_path / "navd.tsv"), "navd")
 

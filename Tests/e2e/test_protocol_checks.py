@@ -220,7 +220,7 @@ def test_conflicts_example_c1(navd, fresh_scene):
         reply = b.call("io.navd.Mutate", call)
         assert reply == {"version": 9, "overwritten": [
             {"field": "navigationItem/inbox/title", "previousValue": "Mail", "version": 8}],
-            "baseVersionExpired": False, "replayed": False}
+            "baseVersionExpired": False, "replayed": False, "created": False}
 
 
 def test_idempotent_retry_across_reconnect(navd, fresh_scene):
@@ -230,7 +230,7 @@ def test_idempotent_retry_across_reconnect(navd, fresh_scene):
         first = connection.call("io.navd.Mutate", call)
     with navd.connect() as connection:
         again = connection.call("io.navd.Mutate", call)
-        assert again == {**first, "replayed": True}
+        assert again == {**first, "replayed": True, "created": False}, "a retry answered from memory created nothing"
         assert connection.call("io.navd.GetState", {"scene": scene})["version"] == first["version"]
         with pytest.raises(VarlinkError) as raised:
             connection.call("io.navd.Mutate", {**call, "ops": [title("inbox", "different")]})
@@ -240,7 +240,8 @@ def test_idempotent_retry_across_reconnect(navd, fresh_scene):
         plain = {"scene": scene, "mutationId": "m-2", "ops": [title("inbox", "once")]}
         v = connection.call("io.navd.Mutate", plain)["version"]
         assert connection.call("io.navd.Mutate", plain) == {"version": v, "overwritten": [],
-                                                            "baseVersionExpired": False, "replayed": True}
+                                                            "baseVersionExpired": False, "replayed": True,
+                                                            "created": False}
     with navd.connect() as connection:
         assert connection.call("io.navd.Mutate", plain)["replayed"] is False
 
@@ -302,7 +303,8 @@ def test_protocol_examples_on_the_wire(navd, fresh_scene):
             '    {"op":"push","item":{"id":"inbox","title":"Inbox","leftBarButtonItems":["edit"],'
             '"rightBarButtonItems":["compose"]}}]}}\0' % scene).encode())
         assert connection.recv_frame() == (
-            b'{"parameters":{"baseVersionExpired":false,"overwritten":[],"replayed":false,"version":1}}')
+            # The documented call is on main, which always exists; this scene is new: created.
+            b'{"parameters":{"baseVersionExpired":false,"created":true,"overwritten":[],"replayed":false,"version":1}}')
         # Follow the layout at 375, then push a screen from another connection.
         with navd.connect() as follower, navd.connect() as other:
             follower.send_raw(b'{"method":"io.navd.Subscribe","parameters":{"scene":"%s","width":375},"more":true}\0'

@@ -166,7 +166,7 @@ def test_call_list_scenes(navd):
 
 def test_call_mutate_get_state_get_layout(navd, fresh_scene):
     reply = reply_of(call(navd, "Mutate", {"scene": fresh_scene, "ops": MAIL_OPS}))
-    assert reply == {"version": 1, "overwritten": [], "baseVersionExpired": False, "replayed": False}
+    assert reply == {"version": 1, "overwritten": [], "baseVersionExpired": False, "replayed": False, "created": True}
 
     state = reply_of(call(navd, "GetState", {"scene": fresh_scene}))
     assert state["version"] == 1

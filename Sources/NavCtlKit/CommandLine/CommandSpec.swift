@@ -64,6 +64,7 @@ public enum CommandGroup: String, Sendable, Hashable, CaseIterable {
   case appearance = "Appearance"
   case reading = "Reading and watching"
   case actions = "Actions"
+  case scenes = "Scenes"
   case state = "Saved state (navd's database, read directly)"
   case other = "Other"
 }

@@ -8,7 +8,9 @@ public enum CommandTable {
   /// All commands, hidden ones included.
   public static let all: [CommandSpec] =
     stackCommands + navigationItemCommands + barButtonItemCommands + sideCommands(.left) + sideCommands(.right)
-    + toolbarCommands + appearanceCommands + readingCommands + actionCommands + stateCommands + otherCommands
+    + toolbarCommands + appearanceCommands + readingCommands + statisticsCommands + actionCommands + sceneCommands
+    + stateCommands
+    + otherCommands
 
   static let byName: [String: CommandSpec] = Dictionary(
     all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -42,6 +42,8 @@ public enum Action: Sendable {
   case watchActions(follow: Follow)
   /// `GetState`, then print the ids of one kind one per line (for shell completion).
   case listIds(IdKind)
+  /// `DeleteScene` of the scene named (never `--scene`'s default: the name is explicit).
+  case deleteScene(String)
   /// Read navd's database directly and print the export document (every scene, or the `--scene` given).
   case exportState(stateDirectory: String?)
   /// Write an export document into navd's database (navd must not be running).

@@ -63,6 +63,8 @@ extension Invocation {
           policy: base == nil ? nil : .failOnConflict))
     case .call(let command):
       return command.request(scene, terminalColumns)
+    case .deleteScene(let name):
+      return NavRequest(DeleteSceneCall(scene: name, ifVersion: options.ifVersion.flatMap { UInt64(exactly: $0) }))
     case .watch(let columns, let waitForScene, _):
       let width = BarRenderer.layoutWidth(forColumns: columns ?? terminalColumns)
       return NavRequest(

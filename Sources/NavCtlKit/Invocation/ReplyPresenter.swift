@@ -27,7 +27,9 @@ public enum ReplyPresenter {
     let json = invocation.options.json
     switch invocation.action {
     case .mutate, .apply:
-      return mutation(reply, json: json, generatedIds: build?.generatedIds ?? [])
+      return mutation(reply, json: json, generatedIds: build?.generatedIds ?? [], scene: invocation.options.scene)
+    case .deleteScene(let name):
+      return PresentedOutput(stdout: json ? line(reply) : deleted(name, reply: reply))
     case .call(let command):
       return PresentedOutput(stdout: json ? line(reply) : command.text(reply, style, columns))
     case .watch(let width, _, _):
@@ -85,9 +87,14 @@ public enum ReplyPresenter {
 
   /// A mutation's reply (a `MutationReply`): the generated ids (text), or the reply with them
   /// (`--json`); what last-writer-wins overwrote goes to stderr.
-  static func mutation(_ reply: JSONValue, json: Bool, generatedIds: [String]) -> PresentedOutput {
+  /// A write that created its scene says so on stderr (`navctl: created scene mian`), in
+  /// text and JSON alike, so a mistyped `--scene` shows while stdout stays the reply.
+  static func mutation(_ reply: JSONValue, json: Bool, generatedIds: [String], scene: String = "main")
+    -> PresentedOutput
+  {
     var stderr = ""
     if let typed = try? MutationReply(parameters: reply) {
+      if typed.created { stderr += "navctl: created scene \(DisplayWidth.sanitize(scene))\n" }
       for overwrite in typed.overwritten {
         stderr += "navctl: overwrote \(overwrite.field) (written at version \(overwrite.version)"
         stderr += ", was \(JSONWriter.string(overwrite.previousValue)))\n"
@@ -100,6 +107,12 @@ public enum ReplyPresenter {
       return PresentedOutput(stdout: line(.object(members)), stderr: stderr)
     }
     return PresentedOutput(stdout: generatedIds.map { $0 + "\n" }.joined(), stderr: stderr)
+  }
+
+  /// A `DeleteScene` reply: `deleted scene mian (version 3, epoch 5f0c2d1e9a7b3c48)`.
+  static func deleted(_ name: String, reply: JSONValue) -> String {
+    guard let typed = try? DeletedScene(parameters: reply) else { return line(reply) }
+    return "deleted scene \(DisplayWidth.sanitize(name)) (version \(typed.version), epoch \(typed.epoch))\n"
   }
 
   /// The scene names of a `ListScenes` reply, one per line (for `__complete scenes`).

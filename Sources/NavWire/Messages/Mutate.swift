@@ -109,14 +109,19 @@ public struct MutationReply: NavReply {
   public var baseVersionExpired: Bool
   /// The reply is navd's memory of an earlier commit with the same (clientId, mutationId).
   public var replayed: Bool
+  /// This mutation created the scene: its first version (a retry answered from memory says false).
+  public var created: Bool
 
   /// Creates a reply.
-  public init(version: UInt64, overwritten: [Overwrite] = [], baseVersionExpired: Bool = false, replayed: Bool = false)
-  {
+  public init(
+    version: UInt64, overwritten: [Overwrite] = [], baseVersionExpired: Bool = false, replayed: Bool = false,
+    created: Bool = false
+  ) {
     self.version = version
     self.overwritten = overwritten
     self.baseVersionExpired = baseVersionExpired
     self.replayed = replayed
+    self.created = created
   }
 
   /// Reads a `Mutate` reply.
@@ -133,13 +138,14 @@ public struct MutationReply: NavReply {
     }
     baseVersionExpired = try reader.bool("baseVersionExpired", default: false)
     replayed = try reader.bool("replayed", default: false)
+    created = try reader.bool("created", default: false)
   }
 
   /// The reply's parameters.
   public var parameters: JSONValue {
     [
       "version": version.json, "overwritten": .array(overwritten.map(\.parameters)),
-      "baseVersionExpired": .bool(baseVersionExpired), "replayed": .bool(replayed),
+      "baseVersionExpired": .bool(baseVersionExpired), "replayed": .bool(replayed), "created": .bool(created),
     ]
   }
 
@@ -148,9 +154,8 @@ public struct MutationReply: NavReply {
   /// literals are copied whole and a version within 2^53 is written digit by digit, as
   /// `JSONWriter` prints such a number (a seeded test compares the bytes).
   public func encodeParameters(into out: inout [UInt8]) {
-    out.append(
-      literal: baseVersionExpired
-        ? #"{"baseVersionExpired":true,"overwritten":["# : #"{"baseVersionExpired":false,"overwritten":["#)
+    out.append(literal: baseVersionExpired ? #"{"baseVersionExpired":true,"# : #"{"baseVersionExpired":false,"#)
+    out.append(literal: created ? #""created":true,"overwritten":["# : #""created":false,"overwritten":["#)
     for (i, overwrite) in overwritten.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
       JSONWriter.write(overwrite.parameters, into: &out)
