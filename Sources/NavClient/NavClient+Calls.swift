@@ -70,6 +70,14 @@ extension NavClient {
     try await perform(DeleteSceneCall(scene: scene, ifVersion: ifVersion), retryOnDrop: false)
   }
 
+  /// `Export`: every scene the caller may read (or the ones named), each a consistent snapshot,
+  /// as the stream's frames (`ExportFrame`: a scene's header, its state's JSON text in pieces,
+  /// then the end).
+  public func export(scenes: [String]? = nil) -> Replies {
+    replies(
+      method: ExportCall.method.qualifiedName, parameters: ExportCall(scenes: scenes).parameters.objectValue ?? [:])
+  }
+
   /// `Activate`: a front end activates a shown, enabled bar button item (as drawn with `metrics`).
   ///
   /// `item: "@back"` activates the back button, which pops the top item as a mutation of this

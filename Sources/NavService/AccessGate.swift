@@ -8,7 +8,7 @@ extension NavMethod {
   /// The right a call of this method needs (PROTOCOL.md § Access).
   var requiredRight: AccessRight {
     switch self {
-    case .getServerInfo, .listScenes, .getState, .getLayout, .subscribe, .watchActions: .read
+    case .getServerInfo, .listScenes, .getState, .getLayout, .subscribe, .watchActions, .export: .read
     case .mutate, .activate, .deleteScene: .write
     case .getStatistics: .admin
     }
@@ -73,6 +73,9 @@ struct AccessGate: Sendable {
     case .getServerInfo:
       let allowed = AccessRight.allCases.contains { policy.mayUseSomewhere($0, peer: peer) }
       return allowed ? context : deny(right, scene: nil, context)
+    case .export:
+      // Read on each scene exported: the handler checks the ones named or exports the readable ones.
+      return policy.mayUseSomewhere(.read, peer: peer) ? context : deny(right, scene: nil, context)
     case .listScenes:
       guard policy.mayUseSomewhere(.read, peer: peer) else { return deny(right, scene: nil, context) }
       if policy.decide(right: .read, scene: nil, peer: peer) { return context }
@@ -85,7 +88,17 @@ struct AccessGate: Sendable {
     }
   }
 
-  private func deny(_ right: AccessRight, scene: String?, _ context: any CallContext) -> (any CallContext)? {
+  /// Whether the call's peer may read each scene (always, for a trusted peer).
+  func readableScenes(_ context: any CallContext) -> @Sendable (String) -> Bool {
+    let policy = control.policy
+    let peer = context.peer.accessPeer
+    if policy.isTrusted(peer) { return { _ in true } }
+    return { policy.decide(right: .read, scene: $0, peer: peer) }
+  }
+
+  /// Answers the call `PermissionDenied` for `right` (on `scene`), counted and logged; nil.
+  @discardableResult
+  func deny(_ right: AccessRight, scene: String?, _ context: any CallContext) -> (any CallContext)? {
     denials.count(right)
     let peer = context.peer
     var message = "the \(right) right"

@@ -185,6 +185,24 @@ public let navdInterfaceDefinition = #"""
     created: bool
   )
 
+  # Streams a consistent snapshot of every scene the caller may read (or the
+  # ones named: each needs the read right), one scene at a time while navd
+  # goes on serving: a frame {kind: "scene", name, epoch, version, chunks},
+  # then chunks frames {kind: "state", text} whose texts joined are the scene's
+  # state document as JSON (at most 64 KiB of text each), and last the final
+  # reply {kind: "end", exported}. A scene at version 0 (main never written) is
+  # left out. PROTOCOL.md §3 Export; the file navctl writes: STORAGE.md §5.
+  # [Requires 'more' flag]
+  method Export(scenes: ?[]string) -> (
+    kind: (scene, state, end),
+    name: ?string,
+    epoch: ?string,
+    version: ?int,
+    chunks: ?int,
+    text: ?string,
+    exported: ?int
+  )
+
   # Deletes a scene and its whole history, durably: it no longer counts toward
   # --max-scenes or its creator's quota, and every stream of it (Subscribe,
   # waiting or not, and WatchActions) ends with SceneDeleted after what was

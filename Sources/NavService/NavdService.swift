@@ -45,6 +45,14 @@ public final class NavdService: CallHandler {
     streams.revoke(under: access.control.policy)
   }
 
+  /// Whether the call's peer may read each scene.
+  func readableScenes(_ context: any CallContext) -> @Sendable (String) -> Bool { access.readableScenes(context) }
+
+  /// Answers `PermissionDenied` for `right` on `scene`.
+  func deny(_ right: AccessRight, scene: String, _ context: any CallContext) {
+    access.deny(right, scene: scene, context)
+  }
+
   /// Starts a call's work on the preferred executor.
   func run(_ work: sending @escaping @isolated(any) () async -> Void) {
     Task(executorPreference: executor, operation: work)
@@ -71,6 +79,7 @@ public final class NavdService: CallHandler {
       case .watchActions: try watchActions(WatchActionsCall(parameters: parameters), more: call.more, context)
       case .deleteScene: deleteScene(try DeleteSceneCall(parameters: parameters), context)
       case .getStatistics: getStatistics(try GetStatisticsCall(parameters: parameters), context)
+      case .export: export(try ExportCall(parameters: parameters), more: call.more, context)
       }
     } catch {
       context.fail(error.errorName, error.errorParameters)

@@ -32,12 +32,13 @@ public enum NavMethod: String, Sendable, CaseIterable {
   case watchActions = "WatchActions"
   case deleteScene = "DeleteScene"
   case getStatistics = "GetStatistics"
+  case export = "Export"
 
   /// `io.navd.<name>`.
   public var qualifiedName: String { "\(NavProtocol.interface).\(rawValue)" }
 
   /// Methods that only stream (`[Requires 'more' flag]`): a plain call gets ExpectedMore.
-  public var requiresMore: Bool { self == .subscribe || self == .watchActions }
+  public var requiresMore: Bool { self == .subscribe || self == .watchActions || self == .export }
 }
 
 /// The io.navd error names, one per `NavError.Code` (NavModel knows codes, not names).

@@ -54,6 +54,8 @@ struct Runner {
       Terminal.write(CompletionScript.script(for: shell))
       return .success
     case .exportState(let directory):
+      let only = options.sceneGiven ? options.scene : nil
+      if directory == nil, let online = await exportOnline(scene: only) { return online }
       return StateFiles.export(stateDirectory: directory, scene: options.sceneGiven ? options.scene : nil)
     case .importState(let directory, let source):
       return StateFiles.importArchive(stateDirectory: directory, source: source)
@@ -184,7 +186,7 @@ struct Runner {
     }
   }
 
-  private func failure(_ error: NavClientError) -> Failure {
+  func failure(_ error: NavClientError) -> Failure {
     switch error {
     case .remote(let name, let parameters):
       return .remote(name: name, parameters: parameters)

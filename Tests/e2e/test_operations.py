@@ -202,3 +202,64 @@ def test_stats_need_the_admin_right_and_a_denial_names_it():
         allowed = navctl(navd, "stats", "--json", uid=WRITER)
         assert allowed.returncode == 0, allowed
         assert {"right": "admin", "count": 1} in json.loads(allowed.stdout)["denials"]
+
+
+def test_export_over_the_socket_is_the_offline_export_byte_for_byte_and_keeps_serving():
+    state = Path(tempfile.mkdtemp(prefix="navd-e2e-export-"))
+    try:
+        with Navd(args=["--state-dir", str(state)], name="export") as navd:
+            big = "x" * 200  # several scenes, one with a state larger than a 64 KiB chunk
+            with navd.connect() as connection:
+                connection.call("io.navd.Mutate", {"scene": "alpha", "ops": PUSH})
+                for k in range(8):
+                    connection.call("io.navd.Mutate", {"scene": "big", "ops": [
+                        {"op": "defineBarButtonItem", "barButtonItem": {"id": f"b{k}-{n}", "title": f"é{big}"}}
+                        for n in range(60)]})
+            online = navctl(navd, "export")
+            assert online.returncode == 0, online
+            offline = navctl(navd, "export", "--state-dir", str(state))
+            assert offline.returncode == 0, offline
+            assert online.stdout == offline.stdout, "the same document, byte for byte"
+            document = json.loads(online.stdout)
+            assert [scene["name"] for scene in document["scenes"]] == ["alpha", "big"], "main never written: left out"
+            one = json.loads(navctl(navd, "--scene", "alpha", "export").stdout)
+            assert [scene["name"] for scene in one["scenes"]] == ["alpha"]
+            with navd.connect() as connection:
+                connection.send("io.navd.Export", {"scenes": ["big"]}, more=True)
+                header = connection.recv()["parameters"]
+                assert header["kind"] == "scene" and header["chunks"] > 1
+                texts = [connection.recv()["parameters"]["text"] for _ in range(header["chunks"])]
+                assert all(len(t.encode()) <= 65536 for t in texts)
+                end = connection.recv()
+                assert end["parameters"] == {"kind": "end", "exported": 1} and "continues" not in end
+                assert json.loads("".join(texts)) == document["scenes"][1]["state"]
+                with pytest.raises(VarlinkError) as missing:
+                    connection.call("io.navd.Export", {"scenes": ["nope"]}, more=True)
+                assert missing.value.name == "io.navd.SceneNotFound"
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def test_python_varlink_client_exports(navd, fresh_scene):
+    import varlink
+
+    with navd.connect() as connection:
+        connection.call("io.navd.Mutate", {"scene": fresh_scene, "ops": PUSH})
+    with varlink.Client(address=navd.address) as client, client.open("io.navd") as io_navd:
+        frames = list(io_navd.Export(scenes=[fresh_scene], _more=True))
+    assert frames[0]["kind"] == "scene" and frames[0]["name"] == fresh_scene
+    assert frames[-1] == {"kind": "end", "exported": 1}
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="denials need other uids: run as root")
+def test_export_needs_read_on_each_scene_and_exports_only_readable_ones():
+    with navd_with_policy(f"[Access]\nAllow=user:{STRANGER} read scene:open.*\n", "export-policy") as navd:
+        with navd.connect() as root:
+            for scene in ["open.a", "secret"]:
+                root.call("io.navd.Mutate", {"scene": scene, "ops": PUSH})
+        readable = navctl(navd, "export", uid=STRANGER)
+        assert readable.returncode == 0, readable
+        assert [s["name"] for s in json.loads(readable.stdout)["scenes"]] == ["open.a"]
+        denied = navctl(navd, "--scene", "secret", "export", uid=STRANGER)
+        assert denied.returncode == 6, denied
+        assert DENIED in denied.stderr and "missing right: read on scene secret" in denied.stderr, denied.stderr

@@ -12,8 +12,11 @@ extension CommandTable {
       example: "export --state-dir /var/lib/navd",
       synopsis: "[--state-dir DIR] [--scene NAME]",
       notes: [
-        "Every scene, or only the one named with --scene. Reads the database, whether navd runs or not, and "
-          + "changes no file in the state directory (not even after a crash); from a damaged file it prints every scene it can read, names the others on stderr and exits 1. "
+        "Every scene, or only the one named with --scene. Asks the running navd (the Export call: a consistent "
+          + "snapshot of each scene while navd serves; needs the read right on each scene, and exports only the "
+          + "readable ones without --scene). With --state-dir, or when navd cannot be reached, reads the database "
+          + "instead, whether navd runs or not, and changes no file in the state directory (not even after a "
+          + "crash); from a damaged file it prints every scene it can read, names the others on stderr and exits 1. "
           + "Save it with 'navctl export > navd-backup.json'. The format is Protocol/STORAGE.md, \"Export format\". "
           + "The system service's state is /var/lib/navd (run as root, or as its owner)."
       ],
