@@ -125,4 +125,16 @@ public protocol CallHandler: Sendable {
   /// Called on the event-loop thread; must return at once (hand the work to
   /// an actor). Every call must eventually be ended through `context`.
   func handle(_ call: VarlinkCall, context: any CallContext)
+
+  /// Work on a call that depends on nothing but the call itself — decoding its
+  /// parameters into `call.decoded` — done before `handle`. The server calls it for a
+  /// frame of at least `ServerConfiguration.offLoopParseBytes`, on another thread than the
+  /// loop's, so a large message's decoding does not hold the other connections up; a
+  /// smaller call goes to `handle` as it is. Must not touch the handler's state.
+  func prepare(_ call: inout VarlinkCall)
+}
+
+extension CallHandler {
+  /// By default nothing is decoded ahead: `handle` does it all.
+  public func prepare(_ call: inout VarlinkCall) {}
 }

@@ -5,6 +5,8 @@ extension Connection.StateMachine {
   struct Limits {
     var maxFrameBytes: Int
     var maxJSONDepth: Int
+    /// A frame at least this long is parsed off the loop (`.parse`).
+    var offLoopParseBytes: Int
     var outputLowWaterBytes: Int
     /// Calls dispatched and not yet answered on the wire, at most (pipelining).
     var maxCallsInFlight: Int
@@ -22,6 +24,7 @@ extension Connection.StateMachine {
     init(_ configuration: ServerConfiguration) {
       maxFrameBytes = configuration.maxFrameBytes
       maxJSONDepth = configuration.maxJSONDepth
+      offLoopParseBytes = configuration.offLoopParseBytes
       outputLowWaterBytes = configuration.outputLowWaterBytes
       maxCallsInFlight = configuration.maxCallsInFlight
       mayOverlap = configuration.mayOverlap
@@ -36,8 +39,10 @@ extension Connection.StateMachine {
       maxFrameBytes: Int, maxJSONDepth: Int, outputLowWaterBytes: Int, outputHardLimitBytes: Int,
       partialFrameTimeout: Duration, stallTimeout: Duration = .seconds(60),
       stopStallTimeout: Duration = .milliseconds(250), idleTimeout: Duration? = nil,
-      maxCallsInFlight: Int = 64, mayOverlap: @escaping @Sendable (VarlinkCall) -> Bool = { _ in true }
+      maxCallsInFlight: Int = 64, mayOverlap: @escaping @Sendable (VarlinkCall) -> Bool = { _ in true },
+      offLoopParseBytes: Int = .max
     ) {
+      self.offLoopParseBytes = offLoopParseBytes
       self.maxCallsInFlight = maxCallsInFlight
       self.mayOverlap = mayOverlap
       self.maxFrameBytes = maxFrameBytes

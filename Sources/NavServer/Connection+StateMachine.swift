@@ -38,6 +38,10 @@ extension Connection {
       /// Route the call (org.varlink.service, or the handler); end it with `callReplied`
       /// or `streamStarted` carrying `serial`.
       case dispatch(VarlinkCall, serial: UInt64)
+      /// Parse `frame` (at least `offLoopParseBytes` long) off the loop, prepare it
+      /// (`CallHandler.prepare`) and report with `frameParsed`. Nothing else is
+      /// dispatched meanwhile.
+      case parse([UInt8])
       /// Call `streamSource.pull()` now and report the result with `sourceProduced`.
       /// The source is not in the payload: an action holding it retained it, and
       /// destroying the action released it through the enum's outlined destroy
@@ -78,8 +82,12 @@ extension Connection {
     private(set) var output = OutputBuffer()
     /// Calls dispatched whose replies are not yet in `output` (`.serving` only).
     private var inFlight = Connection.InFlightCalls()
-    /// A call that runs alone, parsed but held back until the calls before it have ended.
+    /// A call that runs alone, parsed but held back until the calls before it have ended;
+    /// or a call parsed off the loop, waiting for its turn to be dispatched.
     private var heldCall: VarlinkCall?
+    /// The length of the frame being parsed off the loop (`.parse`), 0 when none is. It
+    /// counts as input held, for backpressure, until its call is dispatched.
+    private var parsingBytes = 0
     private var lastSerial: UInt64 = 0
     /// The peer sent EOF (or hung up): no more input will come.
     private(set) var inputClosed = false
@@ -136,7 +144,7 @@ extension Connection {
       case .closed, .closingAfterFlush: return false
       default:
         return !inputClosed && pendingClose == nil && stopReply == nil && !handingOver
-          && decoder.bufferedByteCount <= limits.maxFrameBytes
+          && decoder.bufferedByteCount + parsingBytes <= limits.maxFrameBytes
       }
     }
 
@@ -156,7 +164,7 @@ extension Connection {
 
     /// Nothing in progress: no call, no stream, no partial or pipelined input, no output.
     var isIdle: Bool {
-      guard case .serving = state, inFlight.isEmpty, heldCall == nil else { return false }
+      guard case .serving = state, inFlight.isEmpty, heldCall == nil, parsingBytes == 0 else { return false }
       return !inputClosed && pendingClose == nil && decoder.bufferedByteCount == 0 && output.isEmpty
     }
 
@@ -230,7 +238,9 @@ extension Connection.StateMachine {
     case .closingAfterFlush: return .notYet
     case .serving:
       if !inFlight.isEmpty || !output.isEmpty { return .notYet }
-      if decoder.bufferedByteCount > 0 || heldCall != nil || inputClosed || pendingClose != nil { return .cannotCarry }
+      if decoder.bufferedByteCount > 0 || heldCall != nil || parsingBytes > 0 || inputClosed || pendingClose != nil {
+        return .cannotCarry
+      }
       return .idle
     case .streaming:
       if !output.isEmpty || streamSignalled { return .notYet }
@@ -255,6 +265,22 @@ extension Connection.StateMachine {
     case .streaming: return close(.peerClosed, cancel: currentStreamSource)
     default: return nextAction()
     }
+  }
+
+  /// The frame handed out with `.parse` was parsed (and prepared): its call is dispatched
+  /// in its turn, as if it had been parsed here; a frame that is not a valid call closes
+  /// the connection once the calls before it are answered. Ignored once the connection
+  /// stopped serving (closing, stopping): its call is dropped with the unread input.
+  mutating func frameParsed(_ result: Result<VarlinkCall, VarlinkProtocolError>) -> Action {
+    guard case .serving = state, parsingBytes > 0 else { return .none }
+    parsingBytes = 0
+    switch result {
+    case .success(let call): heldCall = call
+    case .failure(let error):
+      pendingClose = .protocolError(error.detail)
+      discardFrames = true
+    }
+    return nextAction()
   }
 
   /// The call `serial` ended with `frame` (a final reply or an error, NUL-terminated; empty
@@ -475,13 +501,22 @@ extension Connection.StateMachine {
         guard inFlight.isEmpty else { return .none }
         // Input that will not be answered (a call pipelined behind them, a frame half
         // sent) gets the final reply, so the client learns why its call has no answer.
-        if heldCall != nil || decoder.bufferedByteCount > 0, !append(stopReply) { return outputOverflow(cancel: nil) }
+        if heldCall != nil || parsingBytes > 0 || decoder.bufferedByteCount > 0, !append(stopReply) {
+          return outputOverflow(cancel: nil)
+        }
         state = .closingAfterFlush(.serverStopping)
         return nextAction()
       }
       // Backpressure: do not produce more replies while the peer is not reading.
       guard output.count + inFlight.bufferedBytes < limits.outputLowWaterBytes else { return .none }
-      if !handingOver, inFlight.count < limits.maxCallsInFlight, !inFlight.holdsLoneCall, let call = nextCall() {
+      let mayDispatch = !handingOver && inFlight.count < limits.maxCallsInFlight && !inFlight.holdsLoneCall
+      if mayDispatch, heldCall == nil, parsingBytes == 0, !discardFrames,
+        let size = decoder.nextFrameByteCount, size >= limits.offLoopParseBytes, let frame = decoder.nextFrame()
+      {
+        parsingBytes = size
+        return .parse(frame)
+      }
+      if mayDispatch, let call = nextCall() {
         let alone = call.more || !limits.mayOverlap(call)
         if alone, !inFlight.isEmpty {
           heldCall = call
@@ -493,7 +528,7 @@ extension Connection.StateMachine {
         return .dispatch(call, serial: lastSerial)
       }
       // Close only once every call received before the bad input or EOF is answered.
-      guard inFlight.isEmpty, heldCall == nil else { return .none }
+      guard inFlight.isEmpty, heldCall == nil, parsingBytes == 0 else { return .none }
       if let reason = pendingClose {
         state = .closingAfterFlush(reason)
         return nextAction()
@@ -511,7 +546,7 @@ extension Connection.StateMachine {
   /// calls before it are answered.
   private mutating func nextCall() -> VarlinkCall? {
     if let heldCall { return heldCall }
-    guard !discardFrames, let frame = decoder.nextFrame() else { return nil }
+    guard parsingBytes == 0, !discardFrames, let frame = decoder.nextFrame() else { return nil }
     do {
       return try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)
     } catch {

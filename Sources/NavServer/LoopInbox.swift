@@ -1,4 +1,5 @@
 import CNavSys
+import NavWire
 import Synchronization
 
 /// Work handed to the event-loop thread from any thread (the engine's actors, signal
@@ -14,6 +15,8 @@ final class LoopInbox: Sendable {
     case streamStarted(connection: UInt64, serial: UInt64, source: any ReplySource)
     /// The source of call `serial` has data; `context` clears its coalescing flag.
     case sourceHasData(connection: UInt64, serial: UInt64, context: ConnectionCallContext)
+    /// The frame `connection` handed out for parsing (`ServerLoop.parseOffLoop`) was parsed.
+    case parsed(connection: UInt64, result: Result<VarlinkCall, VarlinkProtocolError>)
     /// Disconnect `connection`, logging `reason`.
     case close(connection: UInt64, reason: String)
     /// A task or actor job for the loop to run (`EventLoopExecutor`).

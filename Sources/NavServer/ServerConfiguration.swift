@@ -101,6 +101,13 @@ public struct ServerConfiguration: Sendable {
   /// Bytes read from a socket per `read`. Default 64 KiB.
   public var readChunkBytes = 64 * 1024
 
+  /// A frame at least this long is parsed, and decoded by `CallHandler.prepare`, on
+  /// another thread than the loop's, while the loop serves the other connections; its
+  /// connection dispatches nothing else meanwhile, so its calls keep their order.
+  /// Smaller frames are parsed on the loop: handing one over costs more than parsing it.
+  /// Default 64 KiB.
+  public var offLoopParseBytes = 64 * 1024
+
   /// Runs on the event-loop thread at least every `interval` (and not more often than
   /// every 10 ms): a loop that is stuck stops calling it, which is what a watchdog needs.
   public struct Heartbeat: Sendable {

@@ -59,6 +59,8 @@ extension ServerLoop {
       case .dispatch(let call, let serial):
         action = route(call, serial: serial, on: connection)
         continue
+      case .parse(let frame):
+        parser.parse(frame, for: connection.id)
       case .pull(let serial):
         if let context = connection.context, context.serial == serial {
           context.dataSignalPending.store(false, ordering: .releasing)

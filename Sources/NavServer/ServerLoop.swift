@@ -29,6 +29,8 @@ final class ServerLoop: @unchecked Sendable {
   let executor: EventLoopExecutor
   /// Per-uid connection and output quotas (`PerUserLimits`).
   let perUser: PerUserLimits
+  /// Parses large frames on a thread of its own (`ServerConfiguration.offLoopParseBytes`).
+  let parser: FrameParser
 
   var listenFD: Int32
   /// (path, identity) of the socket file we bound, to remove it on stop if still ours.
@@ -98,6 +100,7 @@ final class ServerLoop: @unchecked Sendable {
       maxConnections: configuration.maxConnectionsPerUser, maxOutputBytes: configuration.maxOutputBytesPerUser,
       exemptUID: geteuid())
     inbox = try LoopInbox()
+    parser = FrameParser(handler: handler, inbox: inbox, maxDepth: configuration.maxJSONDepth)
     epoll = try Epoll()
     switch configuration.listener {
     case .path(let path):
@@ -302,6 +305,10 @@ final class ServerLoop: @unchecked Sendable {
       // Delivered to the state machine later in the pass (`settle`), then written in the fan-out.
       if connection.signalledSerial == nil { signalled.append(connection) }
       connection.signalledSerial = serial
+    case .parsed(let id, let result):
+      guard let connection = connections[id] else { return }
+      drive(connection, connection.machine.frameParsed(result))
+      markDirty(connection)
     case .close(let id, let reason):
       guard let connection = connections[id] else { return }
       drive(connection, connection.machine.closeRequested(.requested(reason)))
@@ -343,6 +350,7 @@ final class ServerLoop: @unchecked Sendable {
   /// Stop: no more accepts, every connection closed (streams cancelled), socket removed.
   private func shutDown() {
     executor.detach()
+    parser.stop()
     closeListener()
     for connection in Array(connections.values) {
       drive(connection, connection.machine.closeRequested(.serverStopping))

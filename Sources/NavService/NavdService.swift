@@ -74,7 +74,7 @@ public final class NavdService: CallHandler {
       case .getState: try getState(GetStateCall(parameters: parameters), context)
       case .getLayout: try getLayout(GetLayoutCall(parameters: parameters), context)
       case .subscribe: try subscribe(SubscribeCall(parameters: parameters), more: call.more, context)
-      case .mutate: try mutate(MutateCall(call: call), context)
+      case .mutate: try mutate(Self.mutateCall(call), context)
       case .activate: try activate(ActivateCall(parameters: parameters), context)
       case .watchActions: try watchActions(WatchActionsCall(parameters: parameters), more: call.more, context)
       case .deleteScene: deleteScene(try DeleteSceneCall(parameters: parameters), context)
@@ -84,6 +84,25 @@ public final class NavdService: CallHandler {
     } catch {
       context.fail(error.errorName, error.errorParameters)
     }
+  }
+
+  /// Decodes a large `Mutate`'s parameters ahead (`CallHandler.prepare`), off the loop:
+  /// the ops of a frame of up to 1 MiB are read there. Every other call is left as it is.
+  public func prepare(_ call: inout VarlinkCall) {
+    guard NavMethod(methodOf: call) == .mutate else { return }
+    let decoded: Result<MutateCall, CallError>
+    do throws(CallError) {
+      decoded = .success(try MutateCall(call: call))
+    } catch {
+      decoded = .failure(error)
+    }
+    call.decoded = decoded
+  }
+
+  /// The `Mutate` decoded ahead by `prepare`, else decoded now; the same error either way.
+  private static func mutateCall(_ call: VarlinkCall) throws(CallError) -> MutateCall {
+    guard let decoded = call.decoded as? Result<MutateCall, CallError> else { return try MutateCall(call: call) }
+    return try decoded.get()
   }
 
   /// The scene `name`, or `SceneNotFound` as the call's error.

@@ -29,6 +29,10 @@ public struct VarlinkCall: Sendable {
   public var more: Bool
   /// The client asks to leave Varlink for another protocol after the reply.
   public var upgrade: Bool
+  /// The call's parameters already decoded by the service (`CallHandler.prepare`), nil
+  /// until then: a large frame is decoded off the event loop, before the call is
+  /// handled. Not part of equality: it is derived from the parameters.
+  public var decoded: (any Sendable)?
 
   /// Where the parameters are: a dictionary, or an object in the call's frame (nil: none).
   enum Storage: Sendable {

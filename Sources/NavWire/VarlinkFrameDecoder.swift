@@ -59,6 +59,13 @@ public struct VarlinkFrameDecoder: Sendable {
   /// cost ~12 instructions per subscriber per publish (callgrind, 64 subscribers).
   @inlinable public var hasCompleteFrame: Bool { frameEndsHead < frameEnds.count }
 
+  /// The length (without its NUL) of the frame `nextFrame()` would return, nil when none is
+  /// complete: lets the server decide where to parse it before taking it.
+  public var nextFrameByteCount: Int? {
+    guard frameEndsHead < frameEnds.count else { return nil }
+    return frameEnds[frameEndsHead] - start
+  }
+
   /// Appends bytes read from the peer.
   ///
   /// Throws as soon as a frame — complete or still partial — is longer than the limit;

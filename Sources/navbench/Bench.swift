@@ -17,6 +17,10 @@ struct BenchSettings {
   /// Subscribers on one channel for the large fan-out (0 skips it).
   var manySubscribers = 10_000
   var manyRounds = 20
+  /// Frames of close to `largeFrameBytes` one client streams in the large-frame run (0 skips it).
+  var largeFrames = 100
+  /// The frame limit (PROTOCOL §2, 1 MiB), NUL or command framing included.
+  var largeFrameBytes = 1 << 20
   /// Mutations for the memory run (0 skips it), and how long it may take.
   var memoryMutations = 1_000_000
   var memorySubscribers = 64
@@ -31,7 +35,7 @@ struct BenchSettings {
 /// (`many` early, so its memory per subscriber is not hidden by heap that
 /// earlier scenarios left free).
 enum Scenario: String, CaseIterable {
-  case idle, many, roundtrip, pipelined, delivery, fanout, ops, memory
+  case idle, many, roundtrip, pipelined, delivery, fanout, ops, large, memory
 }
 
 /// One run of the scenarios against one server.
@@ -58,6 +62,7 @@ struct Bench {
       case .fanout: for count in settings.fanOutCounts { try fanOut(subscribers: count) }
       case .ops: for kind in settings.opKinds { try opRows(kind) }
       case .many: if settings.manySubscribers > 0 { try manySubscribers() }
+      case .large: if settings.largeFrames > 0 { try largeFrames() }
       case .memory: if settings.memoryMutations > 0 { try memoryGrowth() }
       }
     }

@@ -33,6 +33,33 @@ struct NavdTarget: PubSubTarget {
     }
   }
 
+  func prepareLarge(_ connection: BenchConnection, channel: String) throws {
+    let ops = #"[{"op":"defineBarButtonItem","barButtonItem":{"id":"large","title":"Large"}}]"#
+    try connection.send(Self.call(.mutate, #"{"scene":"\#(channel)","ops":\#(ops)}"#))
+    let reply = try connection.readMessage()
+    try reply.withUnsafeBytes { try checkAcknowledgement($0) }
+  }
+
+  /// A valid `Mutate` as large as SEMANTICS' limits let one be: up to 256 ops (R6), each
+  /// setting the item's title and its 16 possible titles (R66), every string 256 bytes.
+  func largePublishFrame(channel: String, bytes: Int) -> [UInt8] {
+    let text = String(repeating: "x", count: 254)
+    let titles = (10..<26).map { "\"\(text)\($0)\"" }.joined(separator: ",")
+    let op = Array(
+      #"{"op":"updateBarButtonItem","barButtonItem":"large","set":{"title":"\#(text)ab","possibleTitles":[\#(titles)]}}"#
+        .utf8)
+    var frame = Array(
+      #"{"method":"\#(NavMethod.mutate.qualifiedName)","parameters":{"scene":"\#(channel)","ops":["#.utf8)
+    let tail = Array("]}}".utf8) + [0]
+    var ops = 0
+    while ops < 256, frame.count + op.count + 1 + tail.count <= bytes {
+      if ops > 0 { frame.append(UInt8(ascii: ",")) }
+      frame += op
+      ops += 1
+    }
+    return frame + tail
+  }
+
   func publishFrame(channel: String, sequence: Int) -> [UInt8] {
     var frame = Array(#"{"method":"\#(NavMethod.mutate.qualifiedName)","parameters":"#.utf8)
     frame += Payload.parameters(kind: kind, channel: channel, sequence: sequence, bytes: payloadBytes)

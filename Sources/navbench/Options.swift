@@ -59,6 +59,9 @@ struct Options {
                   subscribers at width 768): round trip, delivery to the last of each of
                   --ops-subscribers, pipelined fan-out to each of --ops-fanout, server CPU
                   per round trip and per delivered update (Redis: PUBLISH of the same bytes)
+      large       one client streams --large-frames publishes of close to 1 MiB (4 in flight):
+                  another client's round trips meanwhile (p50, p99, max), frames per second,
+                  server CPU per frame
       memory      server RSS with --memory-subscribers over --memory-mutations, in two bursts
                   (a tenth, then the rest): settled before, after a tenth and after (idle
                   2.5 s, median of 5 samples 0.1 s apart), the peak throughout, growth
@@ -82,6 +85,7 @@ struct Options {
       --ops-fanout LIST        ops: fan-out subscriber counts (default 64)
       --many N                 many: subscribers (default 10000)
       --many-rounds N          many: publishes timed (default 20)
+      --large-frames N         large: frames streamed (default 100; 0 skips)
       --memory-mutations N     memory: publishes (default 1000000)
       --memory-subscribers N   memory: subscribers (default 64)
       --memory-seconds S       memory: time bound, settling included (default 300)
@@ -201,6 +205,7 @@ struct Options {
       case "--ops-fanout": options.settings.opFanOutCounts = try counts(argument)
       case "--many": options.settings.manySubscribers = try count(argument, allowZero: true)
       case "--many-rounds": options.settings.manyRounds = try count(argument)
+      case "--large-frames": options.settings.largeFrames = try count(argument, allowZero: true)
       case "--memory-mutations": options.settings.memoryMutations = try count(argument, allowZero: true)
       case "--memory-subscribers": options.settings.memorySubscribers = try count(argument)
       case "--memory-seconds": options.settings.memorySeconds = try seconds(argument)

@@ -18,6 +18,10 @@ protocol PubSubTarget {
   func prepare(_ connection: BenchConnection, channel: String) throws
   /// The bytes of one publish; `sequence` makes each message different.
   func publishFrame(channel: String, sequence: Int) -> [UInt8]
+  /// Makes `channel` ready for `largePublishFrame` (navd: defines the bar button item it changes).
+  func prepareLarge(_ connection: BenchConnection, channel: String) throws
+  /// One valid publish of at most `bytes` and close to it, frame or command included.
+  func largePublishFrame(channel: String, bytes: Int) -> [UInt8]
   /// Throws when a publish's acknowledgement is an error.
   func checkAcknowledgement(_ message: UnsafeRawBufferPointer) throws
   /// The bytes that subscribe a connection to `channel`.

@@ -12,6 +12,16 @@ struct RedisTarget: PubSubTarget {
   /// Pub/sub channels hold nothing once their subscribers are gone.
   func cleanUp(channels: [String]) throws {}
 
+  func prepareLarge(_ connection: BenchConnection, channel: String) throws {}
+
+  /// `PUBLISH` of a payload that makes the command `bytes` long.
+  func largePublishFrame(channel: String, bytes: Int) -> [UInt8] {
+    let empty = RESP.command([Array("PUBLISH".utf8), Array(channel.utf8), []]).count
+    let digits = String(bytes).utf8.count
+    let payload = [UInt8](repeating: UInt8(ascii: "x"), count: max(0, bytes - empty - digits + 1))
+    return RESP.command([Array("PUBLISH".utf8), Array(channel.utf8), payload])
+  }
+
   func publishFrame(channel: String, sequence: Int) -> [UInt8] {
     RESP.command([
       Array("PUBLISH".utf8), Array(channel.utf8),

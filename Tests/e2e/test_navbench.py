@@ -25,7 +25,7 @@ TIMEOUT = 120
 SMALL = [
     "--iterations", "50", "--seconds", "10", "--subscribers", "1,4", "--fanout", "4",
     "--fanout-messages", "200", "--many", "40", "--many-rounds", "3",
-    "--memory-mutations", "300", "--memory-subscribers", "4", "--memory-seconds", "30",
+    "--memory-mutations", "300", "--memory-subscribers", "4", "--memory-seconds", "30", "--large-frames", "4",
     "--ops", "title,popPush", "--ops-subscribers", "1,4", "--ops-fanout", "4",
 ]  # fmt: skip
 
@@ -41,6 +41,7 @@ SERVER_KEYS = {
     "roundtrip.p50", "roundtrip.p99", "roundtrip.cpu", "pipelined.rate", "pipelined.cpu", "delivery.4.cpu",
     "delivery.1.first.p50", "delivery.1.last.p50", "delivery.4.first.p99", "delivery.4.last.p99",
     "fanout.4.rate", "fanout.4.ack.p50", "fanout.4.ack.p99",
+    "large.others.p50", "large.others.p99", "large.others.max", "large.rate", "large.cpu",
     "memory.published", "memory.before", "memory.tenthSettled", "memory.peak", "memory.afterSettled",
     "memory.growthSettled", "memory.driftSettled",
     "op.title.bytes", "op.title.roundtrip.p50", "op.title.roundtrip.cpu", "op.popPush.delivery.4.last.p50",
@@ -75,7 +76,8 @@ def check_server_results(results: dict[str, float], server: str) -> None:
     missing = SERVER_KEYS - results.keys()
     assert not missing, f"{server}: navbench produced no {sorted(missing)}"
     # Redis may need less than /proc can show
-    cpu = {"roundtrip.cpu", "pipelined.cpu", "delivery.4.cpu", "op.title.roundtrip.cpu", "op.popPush.delivery.4.cpuPerUpdate"}
+    cpu = {"roundtrip.cpu", "pipelined.cpu", "delivery.4.cpu", "op.title.roundtrip.cpu", "op.popPush.delivery.4.cpuPerUpdate",
+           "large.cpu"}
     for key in SERVER_KEYS - {"memory.growthSettled", "memory.driftSettled", "many.rss"} - cpu:
         assert math.isfinite(results[key]) and results[key] > 0, f"{server}: {key} = {results[key]}"
     assert results["memory.published"] == 300, f"{server}: the memory run published {results['memory.published']}"

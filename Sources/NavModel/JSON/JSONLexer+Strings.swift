@@ -56,10 +56,11 @@ extension JSONLexer {
     }
     guard index < bytes.count else { throw fail("unterminated string") }
     let scalars = try unescape(from: start)
-    if String(validating: scalars, as: UTF8.self) == nil {
+    // ASCII is valid UTF-8 as it is: only a string with other bytes is validated.
+    let isASCII = ascii && !scalars.contains { $0 >= 0x80 }
+    if !isASCII, String(validating: scalars, as: UTF8.self) == nil {
       throw JSONParser.Error(offset: start, reason: "invalid UTF-8 in string")
     }
-    let isASCII = ascii && !scalars.contains { $0 >= 0x80 }
     return JSONStringSpan(start: start, end: index - 1, escaped: true, ascii: isASCII)
   }
 
@@ -129,8 +130,14 @@ extension JSONLexer {
 
   /// Decodes a string from `start` (after its opening quote) on, `index` being at its first
   /// backslash; leaves `index` after the closing quote. Returns the UTF-8, not yet validated.
+  ///
+  /// Linear and without an allocation per escape: runs of unescaped bytes are copied in one
+  /// append each (found as `scanString` finds them), and a `\u` escape's scalar is encoded
+  /// straight into the result, so a frame of escapes costs a few instructions per byte.
   mutating func unescape(from start: Int) throws(JSONParser.Error) -> [UInt8] {
-    var scalars = Array(bytes[start..<index])
+    var scalars: [UInt8] = []
+    scalars.reserveCapacity(index - start + 16)
+    scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
     while index < bytes.count {
       let byte = bytes[index]
       switch byte {
@@ -152,16 +159,17 @@ extension JSONLexer {
         case UInt8(ascii: "r"): scalars.append(0x0D)
         case UInt8(ascii: "t"): scalars.append(0x09)
         case UInt8(ascii: "u"):
-          let scalar = try parseUnicodeEscape()
-          scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+          UTF8.encode(try parseUnicodeEscape()) { scalars.append($0) }
         default:
           index -= 1
           throw fail("invalid escape")
         }
       default:
         if byte < 0x20 { throw fail("control character in string") }
-        scalars.append(byte)
+        let run = index
         index += 1
+        skipOrdinaryStringBytes()
+        scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
       }
     }
     throw fail("unterminated string")
