@@ -26,6 +26,9 @@ public struct MutationRequest: Sendable {
   /// user never gets another's remembered reply (CONFLICTS.md I5). nil (in-process callers):
   /// scoped by `client` alone.
   public var uid: UInt32?
+  /// The ops' wire form and digest when made ahead, off the event loop (a large `Mutate`):
+  /// it must be `EncodedOps(ops)`. nil: the scene encodes the ops when it judges the request.
+  public var encodedOps: EncodedOps?
 
   /// The id as remembered and stored: `mutationId`, prefixed with the uid's scope when there
   /// is one (`"\u{1}1000\u{1}" + id`). Stored ids of a navd before the scope have none, so
@@ -47,6 +50,20 @@ public struct MutationRequest: Sendable {
     self.mutationId = mutationId
     self.policy = policy
     self.client = client
+  }
+}
+
+/// A request's ops in wire form and their digest, computed once: the digest recognises a
+/// retry (`mutationId`), the size is what the op log counts, and the store writes the bytes.
+public struct EncodedOps: Sendable {
+  let bytes: [UInt8]
+  let digest: UInt64
+
+  /// Encodes `ops`: pure work that any thread may do, so a large request's need not be
+  /// done on the scene's (the event loop's) time.
+  public init(_ ops: [Op]) {
+    bytes = Op.encoded(ops)
+    digest = SceneEngine.digest(bytes)
   }
 }
 

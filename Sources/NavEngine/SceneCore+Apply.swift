@@ -29,10 +29,10 @@ extension SceneCore {
       }
       memoryKey = MutationMemory.Key(client: request.client, mutationId: request.scopedMutationId ?? mutationId)
     }
-    // The ops' wire form, encoded once: its digest recognises retries, its size is what the op
-    // log counts, and the store writes these bytes.
-    let encoded = Op.encoded(request.ops)
-    let digest = SceneEngine.digest(encoded)
+    // The ops' wire form, encoded once (ahead, for a large request): `EncodedOps`.
+    let wire = request.encodedOps ?? EncodedOps(request.ops)
+    let encoded = wire.bytes
+    let digest = wire.digest
     if let key = memoryKey {
       let inGroup = plan.rememberedInGroup(key)
       if let remembered = inGroup ?? memory.lookup(key) {

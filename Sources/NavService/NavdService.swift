@@ -88,20 +88,30 @@ public final class NavdService: CallHandler {
 
   /// Decodes a large `Mutate`'s parameters ahead (`CallHandler.prepare`), off the loop:
   /// the ops of a frame of up to 1 MiB are read there. Every other call is left as it is.
+  /// Its ops are encoded there too (`EncodedOps`), which the scene would do otherwise.
   public func prepare(_ call: inout VarlinkCall) {
     guard NavMethod(methodOf: call) == .mutate else { return }
-    let decoded: Result<MutateCall, CallError>
+    let decoded: Result<PreparedMutate, CallError>
     do throws(CallError) {
-      decoded = .success(try MutateCall(call: call))
+      let mutate = try MutateCall(call: call)
+      decoded = .success(PreparedMutate(call: mutate, encodedOps: EncodedOps(mutate.ops)))
     } catch {
       decoded = .failure(error)
     }
     call.decoded = decoded
   }
 
+  /// A `Mutate` decoded ahead (`prepare`), with its ops' wire form.
+  struct PreparedMutate: Sendable {
+    var call: MutateCall
+    var encodedOps: EncodedOps?
+  }
+
   /// The `Mutate` decoded ahead by `prepare`, else decoded now; the same error either way.
-  private static func mutateCall(_ call: VarlinkCall) throws(CallError) -> MutateCall {
-    guard let decoded = call.decoded as? Result<MutateCall, CallError> else { return try MutateCall(call: call) }
+  private static func mutateCall(_ call: VarlinkCall) throws(CallError) -> PreparedMutate {
+    guard let decoded = call.decoded as? Result<PreparedMutate, CallError> else {
+      return PreparedMutate(call: try MutateCall(call: call))
+    }
     return try decoded.get()
   }
 
@@ -159,11 +169,13 @@ public final class NavdService: CallHandler {
     }
   }
 
-  private func mutate(_ call: MutateCall, _ context: any CallContext) {
-    let request = MutationRequest(
+  private func mutate(_ prepared: PreparedMutate, _ context: any CallContext) {
+    let call = prepared.call
+    var request = MutationRequest(
       ops: call.ops, baseVersion: call.baseVersion, epoch: call.epoch, mutationId: call.mutationId,
       policy: ConflictPolicy(call.policy), client: call.clientId ?? Self.connectionClient(context.connectionID),
       uid: context.peer.uid)
+    request.encodedOps = prepared.encodedOps
     // No task per call (`Engine.submit`): a pipelined burst read in one pass is one group.
     engine.submit(scene: call.scene, request, requester: requester(context)) { result in
       switch result {
