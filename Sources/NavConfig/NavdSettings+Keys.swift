@@ -98,6 +98,23 @@ extension NavdSettings {
       \.syncIntervalMilliseconds,
       "With durability normal, fsync the redo log every MS milliseconds: a crash of the machine takes at most "
         + "about that much of the acknowledged commits, and the next start gives every scene a new epoch."),
+    SettingKey(
+      section: "Store", name: "DiskBudgetBytes", option: "--disk-budget", valueName: "BYTES|auto",
+      defaultText: "auto: 33554432 (32 MiB), or a quarter of the state directory's file system when that is smaller",
+      summary: "Bytes navd's own working files (the redo log, the WAL and a reserve kept to free them on a full "
+        + "disk) may take; a configured value is used as given. At least \(diskBudgetMinimum) (1 MiB).",
+      reloadable: false,
+      assign: { settings, value throws(SettingValueError) in
+        if value == "auto" {
+          settings.diskBudgetBytes = nil
+          return
+        }
+        guard let bytes = Int(value), bytes >= diskBudgetMinimum else {
+          throw SettingValueError(
+            "needs auto or a number of bytes of at least \(diskBudgetMinimum) (1 MiB), got \"\(value)\"")
+        }
+        settings.diskBudgetBytes = bytes
+      }, current: { $0.diskBudgetBytes.map(String.init) ?? "auto" }),
     choice(
       "Log", "Level", "--log-level", default: "info", ["debug", "info", "notice", "warning", "error"], \.logLevel,
       "Least important messages logged (NAVD_DEBUG=1 in the environment means debug).", reloadable: true),
@@ -105,6 +122,10 @@ extension NavdSettings {
       "Log", "Target", "--log-target", default: "auto", ["auto", "journal", "stderr"], \.logTarget,
       "Where messages go: the journal (structured entries), stderr lines, or auto: the journal when journald runs."),
   ]
+
+  /// The smallest `DiskBudgetBytes=`: a quarter of the smallest state directory navd supports
+  /// (4 MiB, STORAGE.md §4), as NavStore's `DiskBudget.minimumBytes`.
+  static let diskBudgetMinimum = 1 << 20
 
   private static func integer(
     _ section: String, _ name: String, _ option: String, valueName: String = "N", default value: Int, minimum: Int,

@@ -40,6 +40,9 @@ public struct NavdSettings: Sendable, Equatable {
   public var snapshotInterval = 256
   /// `[Store] SyncInterval=`: milliseconds between fsyncs of the redo log (durability normal).
   public var syncIntervalMilliseconds = 1000
+  /// `[Store] DiskBudgetBytes=`: bytes navd's own working files (redo log, WAL, reserve) may
+  /// take; nil: 32 MiB, or a quarter of the state directory's file system when that is smaller.
+  public var diskBudgetBytes: Int?
   /// `[Engine] MaxScenes=`.
   public var maxScenes = 1024
   /// `[Engine] MaxScenesPerUID=`.

@@ -8,8 +8,8 @@ import Synchronization
 /// The bytes navd's own working files may take on the state directory's file system: the redo
 /// log, the WAL, and a reserve kept for freeing the others (STORAGE.md §4, "Disk space").
 ///
-/// The budget is 32 MiB, or a quarter of the file system when that is smaller, so a small disk
-/// is not filled by navd's logs: the redo log starts a new file every eighth of it, holds at
+/// The budget is `--disk-budget` when given, else 32 MiB, or a quarter of the file system when
+/// that is smaller, so a small disk is not filled by navd's logs: the redo log starts a new file every eighth of it, holds at
 /// most half of it unapplied, the WAL is checkpointed and cut back at an eighth, and a
 /// sixteenth (at least 64 KiB) is reserved. The database's own pages (the scenes' snapshots
 /// and logs) come on top.
@@ -18,6 +18,8 @@ struct DiskBudget: Sendable, Equatable {
   static let defaultBytes = 32 << 20
   /// The smallest file system navd supports (STORAGE.md §4; tested on a tmpfs this size).
   static let smallestFileSystem = 4 << 20
+  /// The smallest budget `--disk-budget` accepts: a quarter of the smallest file system.
+  static let minimumBytes = smallestFileSystem / 4
 
   /// What navd's working files may take.
   var bytes: Int
@@ -31,6 +33,13 @@ struct DiskBudget: Sendable, Equatable {
   /// Kept allocated in `navd.reserve`, and given up to let a checkpoint or a redo file's
   /// retirement through on a full disk.
   var reserveBytes: Int { max(64 << 10, bytes / 16) }
+
+  /// `explicit` bytes when configured (`--disk-budget`, at least `minimumBytes`), as given even
+  /// beyond a quarter of the file system; else the budget for the file system of `directory`.
+  static func resolved(explicit: Int?, directory: String) -> DiskBudget {
+    guard let explicit else { return forFileSystem(of: directory) }
+    return DiskBudget(bytes: max(minimumBytes, explicit))
+  }
 
   /// The budget for the file system holding `directory`: the default, or a quarter of the file
   /// system when smaller.

@@ -38,6 +38,8 @@ public final class SQLiteSceneStore: SceneStore {
   /// Why this start could not prove it kept every acknowledged version (empty when it could).
   public let newEpochReasons: [String]
   private let commits: Commits
+  /// What navd's own working files may take (`--disk-budget`, else sized to the file system).
+  let diskBudget: DiskBudget
   /// What `navd.run` says about this run; `running` turns false once `close` made every
   /// commit durable.
   private let runRecord: Mutex<RunRecord>
@@ -54,23 +56,29 @@ public final class SQLiteSceneStore: SceneStore {
   /// Throws `.corrupt` for a damaged file or files that disagree, and `.tooNew` for one written
   /// by a newer navd, each with a message that says how to recover.
   /// `syncIntervalMilliseconds` is `--sync-interval`: how often the redo log is fsynced.
-  public convenience init(path: String, durability: Durability = .normal, syncIntervalMilliseconds: Int = 1000)
-    throws(StoreError)
-  {
+  /// `diskBudgetBytes` is `--disk-budget`: what navd's own working files may take
+  /// (`DiskBudget`); nil: 32 MiB, or a quarter of the file system when that is smaller.
+  public convenience init(
+    path: String, durability: Durability = .normal, syncIntervalMilliseconds: Int = 1000, diskBudgetBytes: Int? = nil
+  ) throws(StoreError) {
     var limits = RedoLogLimits()
     limits.syncNanoseconds = max(1, syncIntervalMilliseconds) * 1_000_000
-    try self.init(path: path, durability: durability, redoLimits: limits)
+    try self.init(path: path, durability: durability, redoLimits: limits, diskBudgetBytes: diskBudgetBytes)
   }
 
   /// Opens the database; `redoLimits` sizes and paces the redo log, and `bootId` stands for
   /// this boot's (tests make them small, and restart the machine).
-  init(path: String, durability: Durability, redoLimits: RedoLogLimits, bootId: String? = nil) throws(StoreError) {
+  init(
+    path: String, durability: Durability, redoLimits: RedoLogLimits, bootId: String? = nil,
+    diskBudgetBytes: Int? = nil
+  ) throws(StoreError) {
     self.path = path
     self.durability = durability
     let directory = StateDirectory.containing(path)
     let files = RedoLogFiles(databasePath: path)
     let bootId = bootId ?? RunRecord.currentBootId()
-    let budget = DiskBudget.forFileSystem(of: directory)
+    let budget = DiskBudget.resolved(explicit: diskBudgetBytes, directory: directory)
+    self.diskBudget = budget
     let database: SQLiteDatabase
     var reasons: [String] = []
     // Every check first, on a read-only connection (closing it writes nothing back): a refusal

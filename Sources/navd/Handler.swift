@@ -29,7 +29,7 @@ func openDurableState(_ settings: NavdSettings, environment: [String: String]) t
   let lock = try StateLock(directory: directory)
   let store = try SQLiteSceneStore(
     path: directory + "/" + SQLiteSceneStore.fileName, durability: Durability(rawValue: settings.durability) ?? .normal,
-    syncIntervalMilliseconds: settings.syncIntervalMilliseconds)
+    syncIntervalMilliseconds: settings.syncIntervalMilliseconds, diskBudgetBytes: settings.diskBudgetBytes)
   return DurableState(directory: directory, lock: lock, store: store, scenes: try store.load())
 }
 

@@ -40,6 +40,14 @@ struct NavdSettingsTests {
         "[Engine]\nMaxSubscribersPerScene=0\n",
         "/x.conf:2: MaxSubscribersPerScene: needs an integer of at least 1, got \"0\""
       ),
+      (
+        "[Store]\nDiskBudgetBytes=1048575\n",
+        "/x.conf:2: DiskBudgetBytes: needs auto or a number of bytes of at least 1048576 (1 MiB), got \"1048575\""
+      ),
+      (
+        "[Store]\nDiskBudgetBytes=32M\n",
+        "/x.conf:2: DiskBudgetBytes: needs auto or a number of bytes of at least 1048576 (1 MiB), got \"32M\""
+      ),
     ])
   func errors(text: String, message: String) throws {
     let file = try ConfigFile.parse(text, path: "/x.conf")
@@ -51,6 +59,20 @@ struct NavdSettingsTests {
       #expect(error.description.hasPrefix(message))
     }
     #expect(settings == NavdSettings(), "nothing is applied")
+  }
+
+  @Test("Configuration: DiskBudgetBytes takes bytes from 1 MiB up, and auto (the default) back; STORAGE §4")
+  func diskBudget() throws {
+    var settings = NavdSettings()
+    #expect(settings.diskBudgetBytes == nil, "auto by default: sized to the file system")
+    try settings.apply([try ConfigFile.parse("[Store]\nDiskBudgetBytes=1048576\n", path: "/a.conf")])
+    #expect(settings.diskBudgetBytes == 1 << 20)
+    let key = try #require(NavdSettings.key(option: "--disk-budget"))
+    #expect(key.qualifiedName == "Store.DiskBudgetBytes")
+    #expect(key.current(settings) == "1048576")
+    try settings.apply([try ConfigFile.parse("[Store]\nDiskBudgetBytes=auto\n", path: "/b.conf")])
+    #expect(settings.diskBudgetBytes == nil, "a later file sets it back to auto")
+    #expect(key.current(settings) == "auto")
   }
 
   @Test("Configuration: [Access] belongs to the access policy and is not judged here")
