@@ -81,12 +81,18 @@ def test_socket_activation_with_systemd_socket_activate(workdir):
         [tool, "-l", path, "--fdname=navd", str(navd_binary())], env=env, cwd=workdir,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
+        # The socket file appears at bind(), before the tool's listen(): until then a connect
+        # is refused, so readiness is a connect that succeeds, not the file existing.
         deadline = time.monotonic() + 10
-        while not os.path.exists(path):
-            assert time.monotonic() < deadline, "systemd-socket-activate did not bind"
+        first = None
+        while first is None:
             assert process.poll() is None, process.stderr.read().decode()
-            time.sleep(0.01)
-        with VarlinkConnection(path, timeout=15) as first:
+            try:
+                first = VarlinkConnection(path, timeout=15)
+            except (FileNotFoundError, ConnectionRefusedError):
+                assert time.monotonic() < deadline, "systemd-socket-activate did not listen"
+                time.sleep(0.01)
+        with first:
             assert first.call("io.navd.GetServerInfo")["pid"] == process.pid
     finally:
         process.terminate()
