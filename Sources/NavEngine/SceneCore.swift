@@ -16,10 +16,13 @@ struct SceneCore {
   /// What a mutation is answered with, once its group is stored and published.
   typealias Completion = SceneEngine.Completion
 
-  /// A group being stored, with who waits for each of its results.
+  /// Mutations in arrival order, each with who waits for its result.
+  typealias Waiting = [(request: MutationRequest, completion: Completion)]
+
+  /// A group being stored, and the mutations it was planned from (their completions wait).
   struct StoringGroup {
     var plan: GroupPlan
-    var completions: [Completion]
+    var waiting: Waiting
   }
 
   let name: String
@@ -36,7 +39,7 @@ struct SceneCore {
   var groups: [DocumentView: SubscriptionGroup] = [:]
   var actionWatchers: [UInt64: Subscriber] = [:]
   /// Mutations received and not yet planned, oldest first.
-  var waiting: [(request: MutationRequest, completion: Completion)] = []
+  var waiting: Waiting = []
   /// The group the store is working on; nil while none is.
   var storing: StoringGroup?
   /// Whether a turn was asked for and has not come yet.
@@ -79,8 +82,10 @@ struct SceneCore {
   /// The store finished the group it was given: installs and publishes it when stored, and
   /// answers it either way; then plans what arrived meanwhile.
   mutating func stored(_ result: Result<Void, StoreError>) -> SceneEffects {
-    guard var group = storing else { preconditionFailure("scene \(name): a store result with no group being stored") }
-    storing = nil
+    // Taken, not copied: a copy of the plan would retain every array it holds.
+    guard var group = storing.take() else {
+      preconditionFailure("scene \(name): a store result with no group being stored")
+    }
     let results: [Result<MutationOutcome, NavError>]
     switch result {
     case .success: results = installStored(&group.plan)
@@ -89,7 +94,7 @@ struct SceneCore {
       counters.refuse(.storageFailed, count: group.plan.dependsOnGroup.count { $0 })
     }
     var effects = SceneEffects()
-    effects.answer(group.completions, results)
+    effects.answer(group.waiting, results)
     planNext(into: &effects)
     return effects
   }
@@ -100,7 +105,7 @@ struct SceneCore {
     while !waiting.isEmpty {
       let group = planWaiting()
       guard group.plan.hasVersions else {
-        effects.answer(group.completions, group.plan.results)
+        effects.answer(group.waiting, group.plan.results)
         continue
       }
       effects.store = records(for: group.plan)
@@ -112,7 +117,7 @@ struct SceneCore {
   /// The oldest waiting mutations, as many as a group may hold, planned in order.
   private mutating func planWaiting() -> StoringGroup {
     let capacity = groupCapacity
-    var taken: [(request: MutationRequest, completion: Completion)] = []
+    var taken: Waiting = []
     if capacity >= waiting.count {
       swap(&taken, &waiting)  // the whole queue: no request is copied
     } else {
@@ -121,13 +126,8 @@ struct SceneCore {
     }
     var plan = GroupPlan(state: state, version: version, snapshots: snapshots)
     plan.reserveCapacity(taken.count)
-    var completions: [Completion] = []
-    completions.reserveCapacity(taken.count)
-    for index in taken.indices {
-      self.plan(taken[index].request, into: &plan)
-      completions.append(taken[index].completion)
-    }
-    return StoringGroup(plan: plan, completions: completions)
+    for index in taken.indices { self.plan(taken[index].request, into: &plan) }
+    return StoringGroup(plan: plan, waiting: taken)
   }
 
   /// Mutations a group may hold: as many as fit `groupDocumentBytes` given the
@@ -210,16 +210,42 @@ struct SceneCore {
 /// What `SceneEngine` does after its core took an input: answers first, in order, then the
 /// turn, then the store.
 struct SceneEffects {
-  /// Results to hand back, in the order their mutations arrived.
-  var answers: [(completion: SceneCore.Completion, result: Result<MutationOutcome, NavError>)] = []
+  /// Mutations of one group and their results, pairwise.
+  struct Answers {
+    var waiting: SceneCore.Waiting
+    var results: [Result<MutationOutcome, NavError>]
+  }
+
+  /// The first group's answers, and those of the groups after it (planned in the same
+  /// input, none of them with a version to store): kept apart so that the usual effect,
+  /// one group's answers, allocates nothing of its own.
+  var answers: Answers?
+  var laterAnswers: [Answers] = []
   /// A group's records to store; the core then waits for `SceneCore.stored`.
   var store: [CommitRecord]?
   /// Ask the executor for a turn (`SceneCore.turn`) after the work already queued on it.
   var scheduleTurn = false
 
-  /// Answers `completions` with `results`, pairwise, after the answers already listed.
-  mutating func answer(_ completions: [SceneCore.Completion], _ results: [Result<MutationOutcome, NavError>]) {
-    if answers.isEmpty { answers.reserveCapacity(completions.count) }
-    for (completion, result) in zip(completions, results) { answers.append((completion, result)) }
+  /// Answers `waiting` with `results`, pairwise, after the answers already listed.
+  mutating func answer(_ waiting: SceneCore.Waiting, _ results: [Result<MutationOutcome, NavError>]) {
+    if answers == nil {
+      answers = Answers(waiting: waiting, results: results)
+    } else {
+      laterAnswers.append(Answers(waiting: waiting, results: results))
+    }
+  }
+
+  /// Calls every completion with its result, in order.
+  func giveAnswers() {
+    guard let answers else { return }
+    answers.give()
+    for later in laterAnswers { later.give() }
+  }
+}
+
+extension SceneEffects.Answers {
+  /// Calls each mutation's completion with its result.
+  func give() {
+    for index in waiting.indices { waiting[index].completion(results[index]) }
   }
 }

@@ -77,10 +77,24 @@ public actor SceneEngine {
   /// Work entered from one thread runs in the order it was entered.
   public nonisolated func enter(_ body: @escaping @Sendable (isolated SceneEngine) -> Void) {
     if executor.isCurrent {
-      assumeIsolated(body)
+      entered(body)
     } else {
-      executor.later { self.assumeIsolated(body) }
+      executor.later { self.onLater(body) }
     }
+  }
+
+  /// Runs `body` as work the executor runs for `later`, which is on it by construction.
+  private nonisolated func onLater(_ body: (isolated SceneEngine) -> Void) {
+    precondition(executor.isCurrent, "scene \(name): the executor ran later work off itself")
+    entered(body)
+  }
+
+  /// Runs `body` isolated to the scene, for a caller that found `executor.isCurrent`: what
+  /// `assumeIsolated` does once the runtime has asked the executor the same question
+  /// (`isIsolatingCurrentContext`), without asking it a second time on every call.
+  private nonisolated func entered(_ body: (isolated SceneEngine) -> Void) {
+    typealias Unchecked = (SceneEngine) -> Void
+    withoutActuallyEscaping(body) { body in unsafeBitCast(body, to: Unchecked.self)(self) }
   }
 
   /// Commits `request` and calls `completion` with its result, on the scene's executor, once
@@ -107,8 +121,8 @@ public actor SceneEngine {
   private func perform(_ effects: SceneEffects) {
     var effects = effects
     while true {
-      for answer in effects.answers { answer.completion(answer.result) }
-      if effects.scheduleTurn { executor.later { self.assumeIsolated { $0.takeTurn() } } }
+      effects.giveAnswers()
+      if effects.scheduleTurn { executor.later { self.onLater { $0.takeTurn() } } }
       guard let records = effects.store else { return }
       storeStartedAt = now()
       guard let result = store.commit(records, waiter: self) else { return }
@@ -130,7 +144,7 @@ extension SceneEngine: StoreWaiter {
   /// The store finished the group it took later than at once: its result becomes the
   /// core's input as the executor's next job.
   public nonisolated func stored(_ result: Result<Void, StoreError>) {
-    executor.later { self.assumeIsolated { $0.finishStore(result) } }
+    executor.later { self.onLater { $0.finishStore(result) } }
   }
 }
 

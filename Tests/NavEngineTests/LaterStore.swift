@@ -26,10 +26,10 @@ final class LaterStore: SceneStore {
   }
 }
 
-/// A scene on a `ManualExecutor` over a `LaterStore`: the test submits, turns the executor
+/// A scene on a `ManualSceneExecutor` over a `LaterStore`: the test submits, turns the executor
 /// and finishes groups by hand, and reads each answer by the index it submitted with.
 struct HeldScene {
-  let executor = ManualExecutor()
+  let executor = ManualSceneExecutor()
   let store = LaterStore()
   let answers = Answers()
   let scene: SceneEngine
