@@ -14,13 +14,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "NavModel"),
-    // Release builds skip the runtime's exclusivity checks in the engine: each access to an
-    // actor's stored property cost ~60 instructions of bookkeeping (a navd round trip's event
-    // loop: 54,300 instructions with them, 52,808 without). The actor already serialises its
-    // state; debug builds, which run the tests, keep every check.
-    .target(
-      name: "NavEngine", dependencies: ["NavModel"],
-      swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+    .target(name: "NavEngine", dependencies: ["NavModel"]),
     .target(name: "NavConfig"),
     .target(name: "NavAccess", dependencies: ["NavConfig"]),
     .target(name: "CNavSys"),

@@ -102,7 +102,13 @@ public actor SceneEngine {
   /// planned). Mutations submitted in order are committed in that order; a pipelined burst
   /// submitted in one turn of the executor is one group.
   public nonisolated func submit(_ request: MutationRequest, completion: @escaping Completion) {
-    enter { scene in scene.receive(request, completion) }
+    // `enter`, spelled out: on the executor the request goes in through a closure that does
+    // not escape, so it is not copied into a box of its own.
+    if executor.isCurrent {
+      entered { scene in scene.receive(request, completion) }
+    } else {
+      executor.later { self.onLater { scene in scene.receive(request, completion) } }
+    }
   }
 
   /// `submit`, for a caller on the scene's executor.
