@@ -56,18 +56,20 @@ struct LiveDocument: Sendable {
     return VersionedDocument(version: version, layout: layout)
   }
 
-  /// Moves the document to `state` and returns the patch from the old document to the new.
+  /// Moves the document to `state`, which differs from the last one at most in what
+  /// `change` names, and returns the patch from the old document to the new.
   ///
-  /// A layout document writes its patch from what it re-encoded (`LayoutDocument.update(to:)`,
-  /// held to `PatchBuilder.diff` by `LayoutDocumentTests`); the state document is diffed whole.
-  mutating func update(to state: SceneState) -> [PatchOperation] {
+  /// A layout document resolves again only what `change` names and writes its patch from
+  /// what it re-encoded (`LayoutDocument.update(to:change:)`, held to the resolver and
+  /// `PatchBuilder.diff` by `LayoutDocumentTests`); the state document is diffed whole.
+  mutating func update(to state: SceneState, change: LayoutChange) -> [PatchOperation] {
     if let old = stateDocument {
       let new = state.json
       stateDocument = new
       return PatchBuilder.diff(old, new)
     }
     guard layoutDocument != nil else { preconditionFailure("a live document with neither view") }
-    return layoutDocument!.update(to: state)
+    return layoutDocument!.update(to: state, change: change)
   }
 }
 

@@ -28,21 +28,27 @@ extension SceneCore {
     // A group of one version is one span (the usual case), published without an array
     // of spans that says so.
     if plan.versions.count == 1 {
-      advance(&views, to: state, at: plan.versions[0].entry)
+      let entry = plan.versions[0].entry
+      advance(&views, to: state, at: entry, change: LayoutChange(ops: entry.ops, in: state))
     } else {
       var replayed: (state: SceneState, through: Int)?
       for span in UpdateSpans.of(plan.versions) {
         let last = plan.versions[span.upperBound - 1].entry
+        let spanState: SceneState
         if span.upperBound == plan.versions.count {
-          advance(&views, to: state, at: last)
+          spanState = state
         } else {
-          var spanState = replayed?.state ?? plan.state
+          var replaying = replayed?.state ?? plan.state
           for planned in plan.versions[(replayed?.through ?? 0)..<span.upperBound] {
-            spanState = log.replay(planned.entry, on: spanState)
+            replaying = log.replay(planned.entry, on: replaying)
           }
-          advance(&views, to: spanState, at: last)
+          spanState = replaying
           replayed = (spanState, span.upperBound)
         }
+        // One change for every width: what the span's ops may have changed (`LayoutChange`).
+        var change = LayoutChange()
+        for planned in plan.versions[span] { change.formUnion(LayoutChange(ops: planned.entry.ops, in: spanState)) }
+        advance(&views, to: spanState, at: last, change: change)
       }
     }
     var emptied: [DocumentView] = []
@@ -53,11 +59,15 @@ extension SceneCore {
     for view in emptied { groups[view] = nil }
   }
 
-  /// Moves the document of every view to `state`, the state after `last`, and appends
+  /// Moves the document of every view to `state`, the state after `last`, which
+  /// differs from the views' current one at most in what `change` names, and appends
   /// its update to the view's chunk.
-  private mutating func advance(_ views: inout [ViewPublish], to state: SceneState, at last: LogEntry) {
+  private mutating func advance(
+    _ views: inout [ViewPublish], to state: SceneState, at last: LogEntry, change: LayoutChange
+  ) {
     for index in views.indices {
-      guard let update = groups.values[views[index].position].advance(to: state, at: last) else { continue }
+      guard let update = groups.values[views[index].position].advance(to: state, at: last, change: change)
+      else { continue }
       if views[index].chunk.isEmpty { views[index].chunk = update } else { views[index].chunk += update }
     }
   }
@@ -72,12 +82,13 @@ private struct ViewPublish {
 }
 
 extension SubscriptionGroup {
-  /// Moves the view's document to `state`, the state after `last`, and returns
-  /// the framed update from the current version to `last`'s, with `last`'s
-  /// `animated` and events (a span of several versions carries none: `UpdateSpans`).
-  mutating func advance(to state: SceneState, at last: LogEntry) -> [UInt8]? {
+  /// Moves the view's document to `state`, the state after `last` (`change` says
+  /// what may differ), and returns the framed update from the current version to
+  /// `last`'s, with `last`'s `animated` and events (a span of several versions
+  /// carries none: `UpdateSpans`).
+  mutating func advance(to state: SceneState, at last: LogEntry, change: LayoutChange) -> [UInt8]? {
     guard let encoder = subscribers.first else { return nil }
-    let patch = live.update(to: state)
+    let patch = live.update(to: state, change: change)
     let update = encoder.encode(
       .update(
         fromVersion: current.version, toVersion: last.version, patch: patch, animated: last.animated,

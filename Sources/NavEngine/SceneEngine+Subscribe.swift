@@ -73,7 +73,7 @@ extension SceneCore {
     var updates: [StreamFrame] = []
     for entry in log.entries(after: since) {
       replayed = log.replay(entry, on: replayed)
-      let patch = document.update(to: replayed)
+      let patch = document.update(to: replayed, change: LayoutChange(ops: entry.ops, in: replayed))
       updates.append(
         .update(
           fromVersion: entry.version - 1, toVersion: entry.version, patch: patch, animated: entry.animated,

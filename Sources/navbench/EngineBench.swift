@@ -69,7 +69,7 @@ struct EngineBench {
       // Swapped in, as SceneCore+Apply moves the new state into its plan: assigning
       // `applied.state` copied it (a retain of each of its arrays) and released the copy.
       swap(&state, &applied.state)
-      let patch = document.update(to: state)
+      let patch = document.update(to: state, change: LayoutChange(ops: ops, in: state))
       bytes += Self.encodeUpdate(version: UInt64(done), patch: patch, events: applied.events).count
       done += 1
     }
@@ -108,7 +108,9 @@ struct EngineBench {
       lap(1)
       var patches: [[PatchOperation]] = []
       patches.reserveCapacity(Self.batch)
-      for next in applied { patches.append(document.update(to: next.state)) }
+      for (next, batchOps) in zip(applied, ops) {
+        patches.append(document.update(to: next.state, change: LayoutChange(ops: batchOps, in: next.state)))
+      }
       lap(2)
       var bytes = 0
       for (i, patch) in patches.enumerated() {

@@ -22,9 +22,10 @@ struct VersionedDocumentTests {
       // read once before (a made document must not change afterwards either).
       var versions: [(VersionedDocument, SceneState)] = [(live.versioned(0), state)]
       for version in 1...300 {
-        guard let result = try? state.applying(mutations.ops(seeing: state)) else { continue }
+        let ops = mutations.ops(seeing: state)
+        guard let result = try? state.applying(ops) else { continue }
         state = result.state
-        _ = live.update(to: state)
+        _ = live.update(to: state, change: LayoutChange(ops: ops, in: state))
         versions.append((live.versioned(UInt64(version)), state))
         if mutations.chance(0.3) { _ = versions.randomElement(using: &mutations.rng)?.0.document }
       }

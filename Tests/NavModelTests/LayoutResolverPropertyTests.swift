@@ -156,7 +156,8 @@ struct LayoutOpGenerator {
   mutating func metrics() -> [LayoutMetrics?] {
     let positions: [BarPosition] = [.top, .topAttached]
     return [
-      nil, LayoutMetrics(width: 0), LayoutMetrics(width: 10_000),
+      nil, LayoutMetrics(width: 0), LayoutMetrics(width: 320, compact: true), LayoutMetrics(width: 768),
+      LayoutMetrics(width: 10_000),
       LayoutMetrics(
         width: Double(rng.int(0...1200)) / 2, compact: rng.chance(30), navigationBarPosition: rng.pick(positions),
         toolbarPosition: rng.pick([.bottom, .top])),
@@ -208,13 +209,25 @@ struct LayoutOpGenerator {
     return fresh.isEmpty ? rng.pick(Self.screenIDs) : rng.pick(fresh)
   }
 
+  /// `count` ops, each made for the state the ones before it leave and, of up
+  /// to four tries, one that applies there, so most batches apply whole.
+  mutating func batch(in state: SceneState, count: Int) -> [Op] {
+    var state = state
+    return (0..<count).map { _ in
+      var op = op(in: state)
+      for _ in 0..<3 where (try? state.applying([op])) == nil { op = self.op(in: state) }
+      if let next = try? state.applying([op]) { state = next.state }
+      return op
+    }
+  }
+
   mutating func op(in state: SceneState) -> Op {
     let stackIDs = state.navigationBar.items.map(\.id)
     let onStack = stackIDs.isEmpty ? rng.pick(Self.screenIDs) : rng.pick(stackIDs)
     let defined = state.barButtonItems.items.map(\.id)
     let button = defined.isEmpty || rng.chance(25) ? rng.pick(Self.buttonIDs) : rng.pick(defined)
     let side = rng.pick(BarSide.allCases)
-    switch rng.below(24) {
+    switch rng.below(27) {
     case 0, 1, 2: return .defineBarButtonItem(self.button(button))
     case 3, 4: return .push(screen(freshScreenID(state), in: state), animated: rng.chance(50))
     case 5: return .pop(expectTop: rng.chance(30) ? stackIDs.last : nil, animated: true)
@@ -270,6 +283,17 @@ struct LayoutOpGenerator {
           .titleTextAttributes(
             rng.chance(50) ? nil : TitleTextAttributes(font: "Inter", size: 17, color: rng.pick(Self.colors))),
         ].filter { _ in rng.chance(40) })
+    case 24:
+      let array = state.navigationBar.items.first { $0.id == onStack }?[side] ?? []
+      return .moveBarButtonItem(
+        navigationItem: onStack, side: side, item: array.isEmpty ? button : rng.pick(array),
+        before: array.isEmpty || rng.chance(30) ? nil : rng.pick(array))
+    case 25:
+      return .removeToolbarItem(state.toolbar.items.isEmpty ? button : rng.pick(state.toolbar.items))
+    case 26:
+      let items = state.toolbar.items
+      return .moveToolbarItem(
+        items.isEmpty ? button : rng.pick(items), before: items.isEmpty || rng.chance(30) ? nil : rng.pick(items))
     case 20: return .setSceneTint(rng.pick(Self.colors))
     default: return .setDefaultItemTint(rng.pick(Self.colors))
     }

@@ -24,6 +24,14 @@ struct PatchVectorTests {
       self.after = after
       self.patch = PatchBuilder.diff(before, after)
     }
+
+    /// A case whose patch was made elsewhere (`LayoutPatchCorpusTests`).
+    init(name: String, before: JSONValue, after: JSONValue, patch: [PatchOperation]) {
+      self.name = name
+      self.before = before
+      self.after = after
+      self.patch = patch
+    }
   }
 
   /// Fixed, not `NAVD_TEST_SEED`: the files are checked in and must not depend on the environment.

@@ -2,8 +2,13 @@
 """Replays navd's JSON Patch vectors with an independent RFC 6902 implementation.
 
 For every case in Protocol/vectors/patch/*.json, applies "patch" to "before" with the
-PyPI `jsonpatch` package and checks the result equals "after". Equality is strict
+PyPI `jsonpatch` package and checks the result equals "after", and that the patch uses
+only the operations SEMANTICS R63 allows (add, remove, replace, move). Equality is strict
 about JSON types: Python's `True == 1` must not let a boolean pass for a number.
+
+VECTOR_DIR may name another directory of files in the same format: scripts/test passes
+the layout corpus that LayoutPatchCorpusTests writes (NAVD_LAYOUT_CORPUS), the patches
+navd's incremental layout path makes for every op kind at several widths.
 
 Usage: python3 Tests/python/check_vectors.py [VECTOR_DIR]   (needs `pip install jsonpatch`)
 Prints "N passed, M failed" and exits non-zero on any failure.
@@ -17,6 +22,10 @@ try:
     import jsonpatch
 except ImportError:
     sys.exit("check_vectors.py needs the jsonpatch package: pip install jsonpatch")
+
+
+# SEMANTICS R63: navd's patches use only these.
+ALLOWED_OPS = {"add", "remove", "replace", "move"}
 
 
 def same_json(a, b):
@@ -44,6 +53,11 @@ def main():
             cases = json.load(handle)
         for case in cases:
             label = f"{path.name}: {case.get('name', '?')}"
+            unexpected = sorted({op.get("op") for op in case["patch"]} - ALLOWED_OPS, key=str)
+            if unexpected:
+                failed += 1
+                print(f"FAIL {label}: operations outside R63: {unexpected}")
+                continue
             try:
                 result = jsonpatch.apply_patch(case["before"], case["patch"])
             except Exception as error:  # any library error is a failed vector

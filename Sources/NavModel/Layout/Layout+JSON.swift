@@ -6,157 +6,114 @@
 /// come and go, with the width. Arrays of shown items are objects with a
 /// string `id`, so the patch builder diffs them by identity (R65).
 ///
-/// Each part also has `write(reusing:)`: the same JSON, built from the
-/// previous version's value and JSON by re-encoding only what changed, with
-/// the changes noted for the update's patch (`ObjectWriter`,
-/// `LayoutDocument`). A part's JSON is a function of its value alone, which
-/// is what makes that reuse exact.
+/// A part's JSON is a function of its value alone, which is what lets
+/// `LayoutPatch` write an update's patch from the values.
 extension Layout {
   /// The layout document.
-  public var json: JSONValue { write(reusing: nil).json }
-
-  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
-    let old = previous?.value
-    var object = ObjectWriter(reusing: previous?.json)
-    object.setObject("navigationBar", navigationBar, was: old.map(\.navigationBar)) { $0.write(reusing: $1) }
-    object.setObject("toolbar", toolbar, was: old.map(\.toolbar)) { $0.write(reusing: $1) }
-    return object
-  }
+  public var json: JSONValue { ["navigationBar": navigationBar.json, "toolbar": toolbar.json] }
 }
 
 extension NavigationBarLayout {
   /// The `navigationBar` member of the layout document.
-  public var json: JSONValue { write(reusing: nil).json }
-
-  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
-    let old = previous?.value
-    var object = ObjectWriter(reusing: previous?.json)
-    object.set("hidden", hidden, was: old.map(\.hidden), JSONValue.bool)
-    object.set("topItem", topItem, was: old.map(\.topItem)) { $0.map(JSONValue.string) ?? .null }
-    object.set("prompt", prompt, was: old.map(\.prompt)) { $0.map(JSONValue.string) ?? .null }
-    object.setObject("backButton", backButton, was: old.map(\.backButton)) { $0.write(reusing: $1) }
-    object.set("left", left, was: old.map(\.left)) { $0.write(reusing: $1).json }
-    object.setObject("centre", centre, was: old.map(\.centre)) { $0.write(reusing: $1) }
-    object.set("right", right, was: old.map(\.right)) { $0.write(reusing: $1).json }
-    object.set("overflow", overflow, was: old.map(\.overflow)) { $0.write(reusing: $1).json }
-    object.setObject("appearance", appearance, was: old.map(\.appearance)) { $0.write(reusing: $1) }
-    return object
+  public var json: JSONValue {
+    [
+      "hidden": .bool(hidden), "topItem": topItem.map(JSONValue.string) ?? .null,
+      "prompt": prompt.map(JSONValue.string) ?? .null, "backButton": backButton?.json ?? .null,
+      "left": .array(left.map(\.json)), "centre": centre?.json ?? .null, "right": .array(right.map(\.json)),
+      "overflow": .array(overflow.map(\.json)), "appearance": appearance.json,
+    ]
   }
 }
 
 extension ToolbarLayout {
   /// The `toolbar` member of the layout document.
-  public var json: JSONValue { write(reusing: nil).json }
-
-  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
-    let old = previous?.value
-    var object = ObjectWriter(reusing: previous?.json)
-    object.set("hidden", hidden, was: old.map(\.hidden), JSONValue.bool)
-    object.set("items", items, was: old.map(\.items)) { $0.write(reusing: $1).json }
-    object.set("overflow", overflow, was: old.map(\.overflow)) { $0.write(reusing: $1).json }
-    object.setObject("appearance", appearance, was: old.map(\.appearance)) { $0.write(reusing: $1) }
-    return object
+  public var json: JSONValue {
+    [
+      "hidden": .bool(hidden), "items": .array(items.map(\.json)), "overflow": .array(overflow.map(\.json)),
+      "appearance": appearance.json,
+    ]
   }
 }
 
 extension BackButtonLayout {
   /// R62 `backButton`.
-  public var json: JSONValue { write(reusing: nil).json }
-
-  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
-    let old = previous?.value
-    var object = ObjectWriter(reusing: previous?.json)
-    object.set("sourceItem", sourceItem, was: old.map(\.sourceItem), JSONValue.string)
-    object.set("item", item, was: old.map(\.item)) { $0.map(JSONValue.string) ?? .null }
-    object.set("title", title, was: old.map(\.title)) { $0.map(JSONValue.string) ?? .null }
-    object.set("image", image, was: old.map(\.image)) { $0?.layoutJSON ?? .null }
-    object.set("enabled", enabled, was: old.map(\.enabled), JSONValue.bool)
-    object.set("tint", tint, was: old.map(\.tint)) { .string($0.hex) }
-    object.setExtent(extent, was: old.map(\.extent))
-    return object
+  public var json: JSONValue {
+    var members: [String: JSONValue] = [
+      "sourceItem": .string(sourceItem), "item": item.map(JSONValue.string) ?? .null,
+      "title": title.map(JSONValue.string) ?? .null, "image": image?.layoutJSON ?? .null, "enabled": .bool(enabled),
+      "tint": .string(tint.hex),
+    ]
+    extent?.write(into: &members)
+    return .object(members)
   }
 }
 
 extension CentreLayout {
   /// R62 `centre`.
-  public var json: JSONValue { write(reusing: nil).json }
-
-  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
-    let old = previous?.value
-    var object = ObjectWriter(reusing: previous?.json)
-    object.set("kind", kind, was: old.map(\.kind)) { .string($0.rawValue) }
-    object.set("title", title, was: old.map(\.title)) { $0.map(JSONValue.string) ?? .null }
-    object.set("titleView", titleView, was: old.map(\.titleView)) { $0?.json ?? .null }
-    object.setExtent(extent, was: old.map(\.extent))
-    object.setIfPresent("truncated", truncated, was: old.map(\.truncated), JSONValue.bool)
-    return object
+  public var json: JSONValue {
+    var members: [String: JSONValue] = [
+      "kind": .string(kind.rawValue), "title": title.map(JSONValue.string) ?? .null,
+      "titleView": titleView?.json ?? .null,
+    ]
+    extent?.write(into: &members)
+    if let truncated { members["truncated"] = .bool(truncated) }
+    return .object(members)
   }
 }
 
 extension LayoutItem {
   /// R62 `Item`.
-  public var json: JSONValue { write(reusing: nil).json }
+  public var json: JSONValue { .object(members) }
 
-  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
-    let old = previous?.value
-    var object = ObjectWriter(reusing: previous?.json)
-    writeMembers(into: &object, was: old)
-    return object
-  }
-
-  /// R62 `Item`'s members; `old` is the item the object was written from, when reusing.
-  func writeMembers(into object: inout ObjectWriter, was old: LayoutItem?) {
-    object.set("id", id, was: old.map(\.id), JSONValue.string)
-    object.set("kind", kind, was: old.map(\.kind)) { .string($0.rawValue) }
-    object.set("title", title, was: old.map(\.title)) { $0.map(JSONValue.string) ?? .null }
-    object.set("image", image, was: old.map(\.image)) { $0?.layoutJSON ?? .null }
-    object.set("systemItem", systemItem, was: old.map(\.systemItem)) { $0.map { .string($0.rawValue) } ?? .null }
-    object.set("style", style, was: old.map(\.style)) { .string($0.rawValue) }
-    object.set("customView", customView, was: old.map(\.customView)) { $0?.json ?? .null }
-    object.set("enabled", enabled, was: old.map(\.enabled), JSONValue.bool)
-    object.set("tint", tint, was: old.map(\.tint)) { .string($0.hex) }
-    object.setExtent(extent, was: old.map(\.extent))
+  /// R62 `Item`'s members.
+  var members: [String: JSONValue] {
+    var members: [String: JSONValue] = [
+      "id": .string(id), "kind": .string(kind.rawValue), "title": title.map(JSONValue.string) ?? .null,
+      "image": image?.layoutJSON ?? .null, "systemItem": systemItem.map { .string($0.rawValue) } ?? .null,
+      "style": .string(style.rawValue), "customView": customView?.json ?? .null, "enabled": .bool(enabled),
+      "tint": .string(tint.hex),
+    ]
+    extent?.write(into: &members)
+    return members
   }
 }
 
 extension OverflowedItem {
   /// R62 overflow entry: the item without geometry, plus its `side`.
-  public var json: JSONValue { write(reusing: nil).json }
-
-  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
-    let old = previous?.value
-    var object = ObjectWriter(reusing: previous?.json)
-    item.writeMembers(into: &object, was: old?.item)
-    object.set("side", side, was: old.map(\.side)) { .string($0.rawValue) }
-    return object
+  public var json: JSONValue {
+    var members = item.members
+    members["side"] = .string(side.rawValue)
+    return .object(members)
   }
 }
 
 extension ResolvedAppearance {
   /// R62 `Appearance`.
-  public var json: JSONValue { write(reusing: nil).json }
+  public var json: JSONValue {
+    [
+      "barStyle": .string(barStyle.rawValue), "translucent": .bool(translucent),
+      "backgroundColor": backgroundColor.map { .string($0.hex) } ?? .null,
+      "backgroundImage": backgroundImage?.json ?? .null, "shadowImage": shadowImage?.layoutJSON ?? .null,
+      "tint": .string(tint.hex), "titleTextAttributes": titleTextAttributes?.layoutJSON ?? .null,
+    ]
+  }
+}
 
-  func write(reusing previous: Encoded<Self>?) -> ObjectWriter {
-    let old = previous?.value
-    var object = ObjectWriter(reusing: previous?.json)
-    object.set("barStyle", barStyle, was: old.map(\.barStyle)) { .string($0.rawValue) }
-    object.set("translucent", translucent, was: old.map(\.translucent), JSONValue.bool)
-    object.set("backgroundColor", backgroundColor, was: old.map(\.backgroundColor)) {
-      $0.map { .string($0.hex) } ?? .null
-    }
-    object.set("backgroundImage", backgroundImage, was: old.map(\.backgroundImage)) { $0?.json ?? .null }
-    object.set("shadowImage", shadowImage, was: old.map(\.shadowImage)) { $0?.layoutJSON ?? .null }
-    object.set("tint", tint, was: old.map(\.tint)) { .string($0.hex) }
-    object.set("titleTextAttributes", titleTextAttributes, was: old.map(\.titleTextAttributes)) { attributes in
-      attributes.map { attributes in
-        [
-          "font": attributes.font.map(JSONValue.string) ?? .null,
-          "size": attributes.size.map(JSONValue.number) ?? .null,
-          "color": attributes.color.map { .string($0.hex) } ?? .null,
-        ]
-      } ?? .null
-    }
-    return object
+extension TitleTextAttributes {
+  /// R62 `Appearance.titleTextAttributes`: every member present, `null` when unset.
+  var layoutJSON: JSONValue {
+    [
+      "font": font.map(JSONValue.string) ?? .null, "size": size.map(JSONValue.number) ?? .null,
+      "color": color.map { .string($0.hex) } ?? .null,
+    ]
+  }
+}
+
+extension Extent {
+  /// `x` and `width`, present exactly with a width (R62).
+  func write(into members: inout [String: JSONValue]) {
+    members["x"] = .number(x)
+    members["width"] = .number(width)
   }
 }
 
@@ -168,14 +125,6 @@ extension ResolvedBackgroundImage {
     members["metrics"] = .string(metrics.rawValue)
     members["opacity"] = .number(opacity)
     return .object(members)
-  }
-}
-
-extension ObjectWriter {
-  /// `x` and `width`, present exactly with a width (R62).
-  mutating func setExtent(_ extent: Extent?, was old: Extent??) {
-    setIfPresent("x", extent?.x, was: old.map { $0?.x }, JSONValue.number)
-    setIfPresent("width", extent?.width, was: old.map { $0?.width }, JSONValue.number)
   }
 }
 

@@ -1,162 +1,276 @@
-/// One scene's layout document as the scene changes, for whoever resolves
-/// and diffs every version (a subscriber group).
+/// One scene's layout document at one metrics, as the scene changes: what a
+/// subscription group of that width keeps.
 ///
-/// After `update(to:)`, `layout` and `json` are exactly
+/// After `update(to:change:)`, `layout` and `json` are exactly
 /// `LayoutResolver.resolve(state, metrics:)` and its `json`, and the patch it
 /// returns is exactly `PatchBuilder.diff` of the previous `json` and the new
-/// one — those stay the reference, and a seeded randomized test holds this
-/// type to them — but it does less work:
-/// - a bar whose inputs did not change is not resolved again: a title
-///   change re-lays out the navigation bar and leaves the toolbar alone;
-/// - when only the top item's title changed (found without copying the
-///   state, `LayoutResolver.onlyTopTitleChanged`), the navigation bar keeps
-///   its resolved items, back button and appearance and redoes only the
-///   centre and the geometry, and not even the geometry when the new title
-///   takes the width the old one did (`LayoutResolver.retitle`): then the
-///   title is set in place in the layout alone, and the patch is its one
-///   `replace` (`retitle`); the document's JSON takes the title only when
-///   it is next read or reused (`titleUnsettled`); when nothing but the
-///   centre moved, only the centre's JSON is written (`updateCentre`);
-/// - a part of the document whose resolved value did not change keeps the
-///   previous document's JSON (`Layout.write(reusing:)`), so only the
-///   changed parts are encoded;
-/// - the patch is written from the parts that were re-encoded, not found by
-///   walking both documents.
+/// one — those stay the reference, and seeded randomized tests hold this type
+/// to them over every op kind — but its work follows what the ops touched
+/// (`LayoutChange`), not the size of the scene:
+/// - a bar the change does not name is not looked at;
+/// - in a bar it names, only the named parts are resolved again: the centre,
+///   the prompt and appearance, the back button, the items a bar button item
+///   change shows up in (found by id in the bar's draft);
+/// - when no width the bar's geometry reads changed (R32–R34: an item's width
+///   or kind, the back button's or the title's width), the bar keeps its
+///   geometry and each changed part is set in place, keeping its extent;
+/// - otherwise, or when the bar's content itself changed (a push, a side
+///   array, every tint), the bar is laid out again from its draft;
+/// - the patch is written from the old and new values of the bars that
+///   changed (`LayoutPatch`), encoding only the members that differ; no JSON
+///   document is kept: `json` is made when read.
 public struct LayoutDocument: Sendable {
   /// What every version is resolved with.
   public let metrics: LayoutMetrics?
   /// The layout of the last state.
   public private(set) var layout: Layout
-  /// `layout.json`: `encoded`, with the centre's title set when `titleUnsettled`.
-  public var json: JSONValue {
-    var json = encoded
-    if titleUnsettled { settleTitle(in: &json) }
-    return json
-  }
-  /// `layout.json` but, when `titleUnsettled`, for the centre's title: the
-  /// JSON the layout was last encoded to, for the next version to reuse.
-  private var encoded: JSONValue
-  /// Whether title changes since `encoded` was last written left its centre's
-  /// `title` behind `layout`'s. The title fast path only sets this: setting the
-  /// member in `encoded` hashed each key on the path and copied the centre
-  /// object, ~1,800 instructions a title change (callgrind, `navbench --engine
-  /// --scene title`), now paid once by the next version that is not a title
-  /// change alone, whatever the number of title changes before it.
-  private var titleUnsettled = false
-  /// What of the last state each bar was resolved from.
-  private var navigationBarInputs: SceneState
-  private var toolbarInputs: SceneState
-  /// The navigation bar of `navigationBarInputs` before geometry.
+  /// `layout.json`, made when read.
+  public var json: JSONValue { layout.json }
+  /// The navigation bar of the last state before geometry.
   private var navigationBarDraft: LayoutResolver.NavigationBarDraft
+  /// The toolbar of the last state before geometry.
+  private var toolbarDraft: LayoutResolver.ToolbarDraft
 
   /// The document of `state`.
   public init(_ state: SceneState, metrics: LayoutMetrics?) {
     self.metrics = metrics
-    navigationBarInputs = LayoutResolver.navigationBarInputs(of: state)
-    toolbarInputs = LayoutResolver.toolbarInputs(of: state)
-    navigationBarDraft = LayoutResolver.navigationBarDraft(navigationBarInputs, metrics: metrics)
+    navigationBarDraft = LayoutResolver.navigationBarDraft(state, metrics: metrics)
+    toolbarDraft = LayoutResolver.toolbarDraft(state, metrics: metrics)
     layout = Layout(
       navigationBar: LayoutResolver.layOut(navigationBarDraft, metrics: metrics),
-      toolbar: LayoutResolver.resolveToolbar(toolbarInputs, metrics: metrics))
-    encoded = layout.json
+      toolbar: LayoutResolver.layOut(toolbarDraft, metrics: metrics))
   }
 
-  /// Moves the document to `state`, re-resolving and re-encoding only what
-  /// changed, and returns the patch from the previous `json` to the new one.
+  /// Moves the document to `state`, which differs from the last one at most
+  /// in what `change` names, and returns the patch from the previous `json`
+  /// to the new one.
   @discardableResult
-  public mutating func update(to state: SceneState) -> [PatchOperation] {
-    if LayoutResolver.onlyTopTitleChanged(
-      navigationBarInputs: navigationBarInputs, toolbarInputs: toolbarInputs, to: state)
-    {
-      return retitle(state.navigationBar.topItem?.title)
-    }
-    var next = layout
-    let navigationBarInputs = LayoutResolver.navigationBarInputs(of: state)
-    let navigationBarResolved = navigationBarInputs != self.navigationBarInputs
-    if navigationBarResolved {
-      navigationBarDraft = LayoutResolver.navigationBarDraft(navigationBarInputs, metrics: metrics)
-      next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
-      self.navigationBarInputs = navigationBarInputs
-    }
-    let toolbarInputs = LayoutResolver.toolbarInputs(of: state)
-    let toolbarResolved = toolbarInputs != self.toolbarInputs
-    if toolbarResolved {
-      next.toolbar = LayoutResolver.resolveToolbar(toolbarInputs, metrics: metrics)
-      self.toolbarInputs = toolbarInputs
-    }
-    if !navigationBarResolved && !toolbarResolved { return [] }
-    return move(to: next, toolbarResolved: toolbarResolved)
-  }
-
-  /// Where a title change writes: the `title` member of the navigation bar's centre.
-  private static let centreTitle = JSONPointer(tokens: ["navigationBar", "centre", "title"])
-
-  /// Moves the document to the state of its inputs with the top item's title
-  /// now `title`, all else unchanged (`LayoutResolver.onlyTopTitleChanged`).
-  /// Everything is changed in place; when the title keeps its width, the
-  /// layout's one change is the centre's title, and the patch is the one
-  /// `replace` of its member that `PatchBuilder.diff` finds.
-  private mutating func retitle(_ title: String?) -> [PatchOperation] {
-    navigationBarInputs.navigationBar.items[navigationBarInputs.navigationBar.items.count - 1].title = title
-    // `case .some`, not `!= nil`, which copied the centre out of its optional first.
-    if LayoutResolver.retitle(&navigationBarDraft, title: title), case .some = layout.navigationBar.centre {
-      layout.navigationBar.centre?.title = title
-      titleUnsettled = true
-      return [.replace(path: Self.centreTitle, value: title.map(JSONValue.string) ?? .null)]
-    }
-    var next = layout
-    next.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
-    return move(to: next, toolbarResolved: false)
-  }
-
-  /// Sets the centre's `title` in `json`, a layout's JSON, to `layout`'s.
-  private func settleTitle(in json: inout JSONValue) {
-    json.replaceMember(
-      at: Self.centreTitle.tokens[...], with: layout.navigationBar.centre?.title.map(JSONValue.string) ?? .null)
-  }
-
-  /// Moves the document to `next`, whose bars are re-resolved (the toolbar
-  /// when `toolbarResolved`), and returns the patch.
-  private mutating func move(to next: Layout, toolbarResolved: Bool) -> [PatchOperation] {
-    if titleUnsettled {
-      settleTitle(in: &encoded)
-      titleUnsettled = false
-    }
-    var patch: [PatchOperation] = []
-    if !toolbarResolved, layout.navigationBar.differsOnlyInCentre(from: next.navigationBar),
-      updateCentre(to: next.navigationBar, patch: &patch)
-    {
-      return patch
-    }
-    let written = next.write(reusing: Encoded(value: layout, json: encoded))
-    written.patch(at: [], into: &patch)
-    encoded = written.json
-    layout = next
-    return patch
-  }
-
-  /// Moves the document to `navigationBar`, which differs from the current
-  /// one in its centre alone, as after most title changes, and says whether
-  /// it did (not when either has no centre): only the centre object is
-  /// written (from the previous one) and put in place, and the patch names
-  /// its changed members. Exactly what the general path gives, in fewer steps.
-  private mutating func updateCentre(to navigationBar: NavigationBarLayout, patch: inout [PatchOperation]) -> Bool {
-    guard let centre = navigationBar.centre, let previous = layout.navigationBar.centre,
-      let previousJSON = encoded["navigationBar"]?["centre"]
-    else { return false }
-    let written = centre.write(reusing: Encoded(value: previous, json: previousJSON))
-    encoded.replaceMember(at: ["navigationBar", "centre"], with: written.json)
-    layout.navigationBar = navigationBar
-    written.patch(at: ["navigationBar", "centre"], into: &patch)
-    return true
+  public mutating func update(to state: SceneState, change: LayoutChange) -> [PatchOperation] {
+    let navigationBarRead =
+      change.navigationBarContent || change.centre || change.prompt || change.backButton
+      || change.navigationBarAppearance || change.navigationBarTints || change.navigationBarHidden
+      || !change.barButtonItems.isEmpty
+    let toolbarRead =
+      change.toolbarItems || change.toolbarAppearance || change.toolbarTints || change.toolbarHidden
+      || !change.barButtonItems.isEmpty
+    guard navigationBarRead || toolbarRead else { return [] }
+    let oldNavigationBar = navigationBarRead ? layout.navigationBar : nil
+    let parts = navigationBarRead ? updateNavigationBar(to: state, change: change) : []
+    let oldToolbar = toolbarRead ? layout.toolbar : nil
+    if toolbarRead { updateToolbar(to: state, change: change) }
+    return LayoutPatch.diff(
+      navigationBar: oldNavigationBar, layout.navigationBar, parts: parts, toolbar: oldToolbar, layout.toolbar)
   }
 }
 
-extension NavigationBarLayout {
-  /// Whether `other` is this bar but for its centre.
-  func differsOnlyInCentre(from other: NavigationBarLayout) -> Bool {
-    var elsewhere = other
-    elsewhere.centre = centre
-    return elsewhere == self
+// MARK: - The navigation bar
+
+extension LayoutDocument {
+  /// Moves the navigation bar to `state`; returns the parts that may have changed.
+  private mutating func updateNavigationBar(
+    to state: SceneState, change: LayoutChange
+  ) -> LayoutPatch.NavigationBarParts {
+    // Every tint is every item: resolving the bar again is no more work than finding them.
+    guard !change.navigationBarContent && !change.navigationBarTints,
+      let edits = editNavigationBarDraft(to: state, change: change)
+    else {
+      navigationBarDraft = LayoutResolver.navigationBarDraft(state, metrics: metrics)
+      layout.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
+      return .all
+    }
+    if edits.geometry {
+      layout.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
+      return .all
+    }
+    // The geometry stands: each changed part is set in place, keeping its extent.
+    var parts: LayoutPatch.NavigationBarParts = []
+    if change.navigationBarHidden {
+      layout.navigationBar.hidden = navigationBarDraft.layout.hidden
+      parts.insert(.hidden)
+    }
+    if change.prompt || change.navigationBarAppearance {
+      layout.navigationBar.prompt = navigationBarDraft.layout.prompt
+      layout.navigationBar.appearance = navigationBarDraft.layout.appearance
+      parts.formUnion([.prompt, .appearance])
+    }
+    if change.centre, let centre = navigationBarDraft.layout.centre {
+      layout.navigationBar.centre?.kind = centre.kind
+      layout.navigationBar.centre?.title = centre.title
+      layout.navigationBar.centre?.titleView = centre.titleView
+      parts.insert(.centre)
+    }
+    if edits.backButton, let backButton = navigationBarDraft.layout.backButton {
+      let extent = layout.navigationBar.backButton?.extent
+      layout.navigationBar.backButton = backButton
+      layout.navigationBar.backButton?.extent = extent
+      parts.insert(.backButton)
+    }
+    if !edits.items.isEmpty { parts.insert(.items) }
+    for (side, index) in edits.items {
+      let item = (side == .left ? navigationBarDraft.left[index] : navigationBarDraft.right[index]).item
+      switch Self.placement(of: index, side: side, in: navigationBarDraft, laidOut: layout.navigationBar) {
+      case .left(let position): layout.navigationBar.left[position].take(item)
+      case .right(let position): layout.navigationBar.right[position].take(item)
+      case .overflow(let position): layout.navigationBar.overflow[position] = OverflowedItem(item, side: side)
+      case .dropped: break
+      }
+    }
+    return parts
+  }
+
+  /// What `editNavigationBarDraft` changed: whether a width the geometry
+  /// reads did, whether the back button's content did, and the items whose
+  /// content did (side, index in the draft's array of that side).
+  private struct NavigationBarEdits {
+    var geometry = false
+    var backButton = false
+    var items: [(side: BarSide, index: Int)] = []
+  }
+
+  /// Applies `change` to the navigation bar's draft, part by part; nil when
+  /// the draft's arrays themselves change (an item became or stopped being a
+  /// flexible space, which the navigation bar leaves out, R27): then the
+  /// draft must be made again.
+  private mutating func editNavigationBarDraft(to state: SceneState, change: LayoutChange) -> NavigationBarEdits? {
+    var edits = NavigationBarEdits()
+    let bar = state.navigationBar
+    navigationBarDraft.layout.hidden = bar.hidden
+    if change.prompt || change.navigationBarAppearance {
+      // An empty stack shows no prompt but still an appearance.
+      let prompt = bar.topItem?.prompt.flatMap { $0.isEmpty ? nil : $0 }
+      navigationBarDraft.layout.prompt = prompt
+      navigationBarDraft.layout.appearance = LayoutResolver.navigationBarAppearance(
+        state, prompt: prompt != nil, metrics: metrics)
+    }
+    guard let top = bar.topItem else { return edits }
+    if change.centre {
+      let centre = LayoutResolver.centre(of: top, hasLeftItems: !top.leftBarButtonItems.isEmpty)
+      let width = WidthModel.titleWidth(centre)
+      navigationBarDraft.layout.centre = centre
+      if width != navigationBarDraft.titleWidth { edits.geometry = true }
+      navigationBarDraft.titleWidth = width
+    }
+    let backButtonItem = navigationBarDraft.layout.backButton?.item
+    if change.backButton || change.barButtonItems.contains(where: { $0 == backButtonItem }),
+      navigationBarDraft.layout.backButton != nil, let back = bar.backItem
+    {
+      let backButton = LayoutResolver.backButton(from: back, in: state)
+      let width = WidthModel.backButtonWidth(title: backButton.title, showsImage: backButton.image != nil)
+      navigationBarDraft.layout.backButton = backButton
+      if width != navigationBarDraft.backWidth { edits.geometry = true }
+      navigationBarDraft.backWidth = width
+      edits.backButton = true
+    }
+    for id in change.barButtonItems {
+      for side in BarSide.allCases where top[side].contains(id) {
+        guard let item = state.barButtonItems[id] else { continue }
+        let candidates = side == .left ? navigationBarDraft.left : navigationBarDraft.right
+        let index = candidates.firstIndex { $0.item.id == id }
+        let flexible = LayoutItem.Kind(of: item) == .flexibleSpace
+        // In the state's array but not in the draft's: a flexible space, left out (R27).
+        guard let index, !flexible else {
+          if index == nil && flexible { continue }
+          return nil
+        }
+        let candidate = LayoutResolver.candidate(item, in: state, bar: .navigationBar)
+        if candidate.width != candidates[index].width || candidate.item.kind != candidates[index].item.kind {
+          edits.geometry = true
+        }
+        // The draft's own layout lists the items without geometry, the right side reversed (R28).
+        if side == .left {
+          navigationBarDraft.left[index] = candidate
+          navigationBarDraft.layout.left[index] = candidate.item
+        } else {
+          navigationBarDraft.right[index] = candidate
+          navigationBarDraft.layout.right[candidates.count - 1 - index] = candidate.item
+        }
+        edits.items.append((side, index))
+      }
+    }
+    return edits
+  }
+
+  /// Where the laid-out bar shows the draft's item `index` of `side`.
+  enum Placement {
+    case left(Int)
+    case right(Int)
+    case overflow(Int)
+    /// A space that did not fit: nothing is shown for it (R37).
+    case dropped
+  }
+
+  /// Where `laidOut`, the layout of `draft`, shows the item `index` of
+  /// `side`: the items placed on a side are a prefix of its draft array (the
+  /// right side's shown right to left, R28), the rest of it, spaces left out,
+  /// overflows, the left side's first (R37).
+  static func placement(
+    of index: Int, side: BarSide, in draft: LayoutResolver.NavigationBarDraft, laidOut: NavigationBarLayout
+  ) -> Placement {
+    let candidates = side == .left ? draft.left : draft.right
+    let placed = side == .left ? laidOut.left.count : laidOut.right.count
+    if index < placed { return side == .left ? .left(index) : .right(placed - 1 - index) }
+    if candidates[index].item.kind.isSpace { return .dropped }
+    var position = candidates[placed..<index].count { !$0.item.kind.isSpace }
+    if side == .right { position += draft.left[laidOut.left.count...].count { !$0.item.kind.isSpace } }
+    return .overflow(position)
+  }
+}
+
+// MARK: - The toolbar
+
+extension LayoutDocument {
+  /// Moves the toolbar to `state`.
+  private mutating func updateToolbar(to state: SceneState, change: LayoutChange) {
+    // A new item array, or every tint: resolving the bar again is no more work than editing it.
+    guard !change.toolbarItems && !change.toolbarTints else {
+      toolbarDraft = LayoutResolver.toolbarDraft(state, metrics: metrics)
+      layout.toolbar = LayoutResolver.layOut(toolbarDraft, metrics: metrics)
+      return
+    }
+    toolbarDraft.layout.hidden = state.toolbar.hidden
+    if change.toolbarAppearance {
+      toolbarDraft.layout.appearance = LayoutResolver.toolbarAppearance(state, metrics: metrics)
+    }
+    var geometry = false
+    var edited: [Int] = []
+    for id in change.barButtonItems {
+      guard let index = toolbarDraft.items.firstIndex(where: { $0.item.id == id }), let item = state.barButtonItems[id]
+      else { continue }
+      let candidate = LayoutResolver.candidate(item, in: state, bar: .toolbar)
+      if candidate.width != toolbarDraft.items[index].width
+        || candidate.item.kind != toolbarDraft.items[index].item.kind
+      {
+        geometry = true
+      }
+      toolbarDraft.items[index] = candidate
+      toolbarDraft.layout.items[index] = candidate.item
+      edited.append(index)
+    }
+    if geometry {
+      layout.toolbar = LayoutResolver.layOut(toolbarDraft, metrics: metrics)
+      return
+    }
+    // The geometry stands: each changed part is set in place, keeping its extent.
+    layout.toolbar.hidden = toolbarDraft.layout.hidden
+    if change.toolbarAppearance { layout.toolbar.appearance = toolbarDraft.layout.appearance }
+    let placed = layout.toolbar.items.count
+    for index in edited {
+      let item = toolbarDraft.items[index].item
+      if index < placed {
+        layout.toolbar.items[index].take(item)
+      } else if !item.kind.isSpace {
+        // Overflowed spaces are dropped (R47): the others keep their order.
+        layout.toolbar.overflow[toolbarDraft.items[placed..<index].count { !$0.item.kind.isSpace }] = item
+      }
+    }
+  }
+}
+
+extension LayoutItem {
+  /// Takes `item`'s content, keeping this item's extent.
+  mutating func take(_ item: LayoutItem) {
+    let extent = self.extent
+    self = item
+    self.extent = extent
   }
 }

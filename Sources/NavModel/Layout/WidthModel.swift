@@ -136,9 +136,3 @@ public enum WidthModel {
     value.isFinite && value > 0 ? value : 0
   }
 }
-
-extension CentreLayout {
-  /// `WidthModel.titleWidth(self)`: a property, so that a centre held in an optional is
-  /// measured in place (`centre?.titleWidth`), not copied out of it first.
-  var titleWidth: Double { WidthModel.titleWidth(self) }
-}

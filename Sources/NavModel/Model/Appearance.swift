@@ -37,8 +37,7 @@ public struct BackgroundImage: Sendable, Hashable {
 /// appearance is one retain, and two appearances in the same box are equal
 /// without comparing a field. A scene holds four appearances that almost no
 /// mutation changes, and every version's state is a copy of the one before,
-/// so copying and comparing states (the layout's "did this bar's input
-/// change?", `LayoutResolver.onlyTopTitleChanged`) no longer walks them.
+/// so copying and comparing states no longer walks them.
 /// Setting a field puts the changed fields in a new box.
 public struct BarAppearance: Sendable, Hashable {
   /// The fields as a plain value, whose synthesized `==` and `hash(into:)`

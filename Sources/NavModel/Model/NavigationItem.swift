@@ -53,18 +53,3 @@ public enum BarSide: String, Sendable, Hashable, CaseIterable {
   /// The opposite side.
   public var other: BarSide { self == .left ? .right : .left }
 }
-
-extension NavigationItem {
-  /// Whether `other` is this item but for its title: what `==` says of the two with the
-  /// titles made equal, without a copy of either to make them so. It names every stored
-  /// property but `title`; a test checks the list, so a property added to the item must
-  /// be added here. Inlined, so that the items it compares are read in place, not
-  /// copied out of their arrays first.
-  @inline(__always)
-  func equalsIgnoringTitle(_ other: NavigationItem) -> Bool {
-    id == other.id && prompt == other.prompt && titleView == other.titleView
-      && backBarButtonItem == other.backBarButtonItem && hidesBackButton == other.hidesBackButton
-      && leftItemsSupplementBackButton == other.leftItemsSupplementBackButton
-      && leftBarButtonItems == other.leftBarButtonItems && rightBarButtonItems == other.rightBarButtonItems
-  }
-}

@@ -62,6 +62,59 @@ extension PatchBuilder {
     }
     return onSequence
   }
+
+  /// The fewest moves that sort `ranks` (a permutation of 0..<n), with indices that are
+  /// right at the moment each move runs (R65 step 2).
+  ///
+  /// Elements on a longest increasing subsequence stay. Every other element is moved, in rank
+  /// order, to just after the element ranked one below it. Where each element ends up, relative
+  /// to the ones that stay, is known in advance, so every element gets two slots in one fixed
+  /// order (where it is now, where it will be) and a Fenwick tree over the occupied slots turns
+  /// "where is it now" into an index in O(log n). The whole reorder is O(n log n).
+  static func moves(sorting ranks: [Int]) -> [(from: Int, to: Int)] {
+    let count = ranks.count
+    if count < 2 || zip(ranks, ranks.dropFirst()).allSatisfy({ $0 < $1 }) { return [] }
+    let stays = longestIncreasingSubsequence(ranks)
+    var positionOfRank = [Int](repeating: 0, count: count)
+    for (position, rank) in ranks.enumerated() { positionOfRank[rank] = position }
+
+    // A moved element follows the nearest staying element ranked below it (bucket 0: none).
+    var buckets = [[Int]](repeating: [], count: count + 1)
+    var anchor = -1
+    for rank in 0..<count {
+      let position = positionOfRank[rank]
+      if stays[position] { anchor = position } else { buckets[anchor + 1].append(position) }
+    }
+    var originSlot = [Int](repeating: 0, count: count)
+    var finalSlot = [Int](repeating: 0, count: count)
+    var slot = 0
+    for position in buckets[0] {
+      finalSlot[position] = slot
+      slot += 1
+    }
+    for position in 0..<count {
+      originSlot[position] = slot
+      slot += 1
+      for moved in buckets[position + 1] {
+        finalSlot[moved] = slot
+        slot += 1
+      }
+    }
+
+    var moves: [(from: Int, to: Int)] = []
+    var occupied = FenwickTree(count: slot)
+    for position in 0..<count { occupied.add(1, at: originSlot[position]) }
+    for rank in 0..<count {
+      let position = positionOfRank[rank]
+      if stays[position] { continue }
+      occupied.add(-1, at: originSlot[position])
+      let from = occupied.prefixSum(originSlot[position])
+      let to = occupied.prefixSum(finalSlot[position])
+      occupied.add(1, at: finalSlot[position])
+      if from != to { moves.append((from, to)) }
+    }
+    return moves
+  }
 }
 
 private struct Builder {
@@ -233,7 +286,9 @@ private struct Builder {
     var ranks: [Int] = []
     ranks.reserveCapacity(survivorCount)
     for case let target? in newIndexOfOld { ranks.append(targetRank[target]) }
-    emitMoves(ranks)
+    for move in PatchBuilder.moves(sorting: ranks) {
+      operations.append(.move(from: pointer(move.from), path: pointer(move.to)))
+    }
 
     for index in y.indices where oldIndexOfNew[index] == nil {
       operations.append(.add(path: pointer(index), value: y[index]))
@@ -241,57 +296,6 @@ private struct Builder {
     for index in y.indices {
       guard let old = oldIndexOfNew[index] else { continue }
       if x[old] != y[index] { diffChild(String(index), x[old], y[index]) }
-    }
-  }
-
-  /// Emits the fewest moves that sort `ranks` (a permutation of 0..<n), with indices that are
-  /// right at the moment each move runs.
-  ///
-  /// Elements on a longest increasing subsequence stay. Every other element is moved, in rank
-  /// order, to just after the element ranked one below it. Where each element ends up, relative
-  /// to the ones that stay, is known in advance, so every element gets two slots in one fixed
-  /// order (where it is now, where it will be) and a Fenwick tree over the occupied slots turns
-  /// "where is it now" into an index in O(log n). The whole reorder is O(n log n).
-  mutating func emitMoves(_ ranks: [Int]) {
-    let count = ranks.count
-    if count < 2 || zip(ranks, ranks.dropFirst()).allSatisfy({ $0 < $1 }) { return }
-    let stays = PatchBuilder.longestIncreasingSubsequence(ranks)
-    var positionOfRank = [Int](repeating: 0, count: count)
-    for (position, rank) in ranks.enumerated() { positionOfRank[rank] = position }
-
-    // A moved element follows the nearest staying element ranked below it (bucket 0: none).
-    var buckets = [[Int]](repeating: [], count: count + 1)
-    var anchor = -1
-    for rank in 0..<count {
-      let position = positionOfRank[rank]
-      if stays[position] { anchor = position } else { buckets[anchor + 1].append(position) }
-    }
-    var originSlot = [Int](repeating: 0, count: count)
-    var finalSlot = [Int](repeating: 0, count: count)
-    var slot = 0
-    for position in buckets[0] {
-      finalSlot[position] = slot
-      slot += 1
-    }
-    for position in 0..<count {
-      originSlot[position] = slot
-      slot += 1
-      for moved in buckets[position + 1] {
-        finalSlot[moved] = slot
-        slot += 1
-      }
-    }
-
-    var occupied = FenwickTree(count: slot)
-    for position in 0..<count { occupied.add(1, at: originSlot[position]) }
-    for rank in 0..<count {
-      let position = positionOfRank[rank]
-      if stays[position] { continue }
-      occupied.add(-1, at: originSlot[position])
-      let from = occupied.prefixSum(originSlot[position])
-      let to = occupied.prefixSum(finalSlot[position])
-      occupied.add(1, at: finalSlot[position])
-      if from != to { operations.append(.move(from: pointer(from), path: pointer(to))) }
     }
   }
 }
