@@ -26,14 +26,12 @@ public enum DocumentView: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A view's document kept current version by version. The layout view keeps
-/// a `LayoutDocument`, which re-resolves and re-encodes only what a version
-/// changed; `DocumentView.document(of:)` stays the from-scratch reference.
+/// a `LayoutDocument`, which resolves again only what a version's ops touched;
+/// `DocumentView.document(of:)` stays the from-scratch reference.
 ///
 /// Two optionals, one of them set, rather than an enum with a payload each: a
-/// `LayoutDocument` (which holds scene states) is updated in place through its
-/// optional, where taking it out of an enum payload and putting it back copied it
-/// several times per version (callgrind, 64 subscribers: ~1,850 instructions per
-/// publish in `memcpy` and the enum's outlined copies).
+/// `LayoutDocument` is updated in place through its optional, where taking it out
+/// of an enum payload and putting it back would copy it several times per version.
 struct LiveDocument: Sendable {
   /// The state view's document; nil for a layout view.
   private var stateDocument: JSONValue?
@@ -60,7 +58,7 @@ struct LiveDocument: Sendable {
   /// `change` names, and returns the patch from the old document to the new.
   ///
   /// A layout document resolves again only what `change` names and writes its patch from
-  /// what it re-encoded (`LayoutDocument.update(to:change:)`, held to the resolver and
+  /// the values that changed (`LayoutDocument.update(to:change:)`, held to the resolver and
   /// `PatchBuilder.diff` by `LayoutDocumentTests`); the state document is diffed whole.
   mutating func update(to state: SceneState, change: LayoutChange) -> [PatchOperation] {
     if let old = stateDocument {
