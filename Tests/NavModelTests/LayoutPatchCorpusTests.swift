@@ -49,8 +49,8 @@ struct LayoutPatchCorpusTests {
 
   /// The file name of the corpus at `metrics`.
   static func fileName(_ metrics: LayoutMetrics?) -> String {
-    let description = metrics.map { $0.description.isEmpty ? "defaults" : $0.description } ?? "none"
-    return "layout" + description.map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() + ".json"
+    let description = metrics.map { $0.description.isEmpty ? "defaults" : $0.description } ?? "no-metrics"
+    return "layout-" + description.map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() + ".json"
   }
 
   @Test(
