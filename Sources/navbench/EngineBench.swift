@@ -8,7 +8,7 @@ import NavWire
 /// resolved with the patch from the previous one, and the update encoded —
 /// the work navd does once per mutation for a view, whatever the subscriber
 /// count: a `LayoutDocument` per view, as a subscription group keeps, whose
-/// `update(to:)` returns the patch, which navd's publish path sends as it is.
+/// `update(to:change:)` returns the patch, which navd's publish path sends as it is.
 /// First title changes on the two `EngineScene`s (width 375), then each op
 /// kind on its three-screen scene (width 768, as the `ops` scenario).
 ///
@@ -120,7 +120,7 @@ struct EngineBench {
       precondition(bytes > 0, "the benchmark encoded no update")
       done += Self.batch
     }
-    // The document writes the patch as it resolves (`LayoutDocument.update(to:)`): one stage.
+    // The document writes the patch as it resolves (`LayoutDocument.update(to:change:)`): one stage.
     let stages = [("decode", "decode"), ("apply", "apply"), ("resolve", "resolve and diff"), ("encode", "encode")]
     let what = workload.key.hasPrefix("op.") ? "mutation" : "title change"
     for (i, (key, stage)) in stages.enumerated() {

@@ -33,8 +33,9 @@ struct OpKindTests {
       var state = try Self.scene()
       var document = LayoutDocument(state, metrics: LayoutMetrics(width: Double(OpKind.width)))
       for sequence in first..<first + 6 {
-        state = try state.applying(try Self.ops(kind, sequence)).state
-        let patch = document.update(to: state)
+        let ops = try Self.ops(kind, sequence)
+        state = try state.applying(ops).state
+        let patch = document.update(to: state, change: LayoutChange(ops: ops, in: state))
         // A kind that alternates by parity may find its odd state already there.
         if first == 0 || sequence > first {
           #expect(!patch.isEmpty, "\(kind) at \(sequence) changed nothing in the layout")
