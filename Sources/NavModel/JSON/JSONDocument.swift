@@ -69,9 +69,7 @@ private struct JSONDocumentBuilder {
 
   init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     lexer = JSONLexer(bytes: bytes, maxDepth: maxDepth)
-    // A call with one op has about 16 tokens; a bigger document grows the array. 24 tokens
-    // (960 bytes and the array's header) are a block malloc keeps in its per-thread cache;
-    // 32 (1,312 bytes) are not, and cost more to allocate and free.
+    // Room for a one-op call's tokens, small enough to stay in malloc's per-thread cache.
     tokens.reserveCapacity(24)
   }
 
