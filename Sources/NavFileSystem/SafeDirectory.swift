@@ -16,12 +16,18 @@
 /// Files are then made through the descriptor (`path(of:)` names a child as
 /// `/proc/self/fd/N/NAME` for calls that take only a path, such as `bind`).
 ///
+/// Only search permission is needed, on the parent and on the directory: a directory
+/// navd may search but not list (mode 0711, such as a home directory or a runtime
+/// directory made by root) is opened with `O_PATH`, which every `*at` call and
+/// `/proc/self/fd` accept; nothing reads a directory's entries.
+///
 /// Earlier components of the path are followed as usual: they are the caller's choice
 /// (`$XDG_RUNTIME_DIR`, the working directory, an explicit `--socket`).
 public final class SafeDirectory: Sendable {
   /// The path as given (for messages).
   public let path: String
-  /// The open directory (`O_RDONLY | O_DIRECTORY | O_CLOEXEC`); closed on deinit.
+  /// The open directory (`O_RDONLY | O_DIRECTORY | O_CLOEXEC`, or `O_PATH` instead of
+  /// `O_RDONLY` when navd may only search it); closed on deinit.
   public let fd: Int32
 
   private init(path: String, fd: Int32) {
@@ -40,7 +46,7 @@ public final class SafeDirectory: Sendable {
     ownerUID: UInt32 = geteuid()
   ) throws(SafeDirectoryError) -> SafeDirectory {
     let (parentPath, name) = split(path)
-    let parent = Glibc.open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let parent = Glibc.open(parentPath, openPathOnly | O_DIRECTORY | O_CLOEXEC)
     guard parent >= 0 else { throw .system("open", errno: errno, path: parentPath) }
     defer { close(parent) }
     var created = false
@@ -51,7 +57,9 @@ public final class SafeDirectory: Sendable {
         throw .system("mkdir", errno: errno, path: path)
       }
     }
-    let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    var fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    // `fchmod` and `fchown` below need a readable descriptor; a directory just made is readable.
+    if fd < 0, errno == EACCES, !created { fd = openat(parent, name, openPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else {
       let error = errno
       var info = stat()
@@ -98,6 +106,10 @@ public final class SafeDirectory: Sendable {
     guard !sharedSticky else { return }
     throw .writableByOthers(path: path, mode: mode, owner: owner, navdUID: ownerUID, use: use)
   }
+
+  /// Linux's `O_PATH` (every architecture's value), which Glibc's module leaves out
+  /// without `_GNU_SOURCE`.
+  private static let openPathOnly: Int32 = 0o10_000_000
 
   private static func linkTarget(_ parent: Int32, _ name: String) -> String? {
     var buffer = [CChar](repeating: 0, count: 4097)

@@ -129,7 +129,6 @@ def test_navd_refused_probing_an_existing_socket_says_why_and_to_choose_another_
     """navd, run as the user on the root navd's socket path, cannot tell whether a server
     listens there: it says why (owner, group, mode) and to give another --socket."""
     uid, gid, _ = accounts
-    os.chmod(navd.directory, 0o755)  # navd opens (reads) the socket's directory to check it
     state = Path(tempfile.mkdtemp(prefix="navd-e2e-sockperm-state-"))
     try:
         os.chown(state, uid, gid)
@@ -145,3 +144,40 @@ def test_navd_refused_probing_an_existing_socket_says_why_and_to_choose_another_
         result.stderr
     assert "--socket PATH (or NAVD_SOCKET)" in result.stderr, result.stderr
     assert os.path.exists(navd.socket_path) and navd.alive(), "the root navd and its socket are untouched"
+
+
+def test_navd_needs_only_search_permission_on_its_directories_and_their_parents(accounts):
+    """A socket and a state directory of the user's own, inside a root directory the user
+    may search but not list (0711, as a home or a runtime directory often is): navd opens
+    both with O_PATH where it cannot read them, starts, and serves; it used to stop with
+    "open failed: Permission denied" naming the parent."""
+    uid, gid, _ = accounts
+    outer = Path(tempfile.mkdtemp(prefix="navd-e2e-search-only-"))
+    server = None
+    try:
+        os.chmod(outer, 0o711)
+        own = outer / "own"
+        own.mkdir(mode=0o700)
+        os.chown(own, uid, gid)
+        socket_path = own / "navd.sock"
+        env = {k: v for k, v in os.environ.items() if k not in ("NAVD_SOCKET", "LISTEN_FDS", "NOTIFY_SOCKET")}
+        server = subprocess.Popen(
+            [*as_user(uid, gid), str(navd_binary()), "--socket", str(socket_path), "--state-dir", str(own / "state")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+        result = None
+        for _ in range(100):
+            if server.poll() is not None:
+                break
+            result = subprocess.run([*as_user(uid, gid), str(NAVCTL), "--socket", str(socket_path), "--scene", "main",
+                                     "push", "Searched"], capture_output=True, text=True, timeout=30, env=env)
+            if result.returncode != 3:  # 3: not reachable yet
+                break
+            subprocess.run(["sleep", "0.1"])
+        assert server.poll() is None, server.communicate(timeout=10)[1]
+        assert result is not None and result.returncode == 0, result
+        assert (own / "state" / "navd.db").exists()
+    finally:
+        if server is not None and server.poll() is None:
+            server.terminate()
+            server.wait(timeout=10)
+        shutil.rmtree(outer, ignore_errors=True)
