@@ -27,7 +27,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(
       name: "NavStore", dependencies: ["NavEngine", "NavModel", "NavFileSystem", "NavSystem", "CNavSys", "CSQLite"]),
-    .target(name: "NavWire", dependencies: ["NavModel"]),
+    .target(name: "NavWire", dependencies: ["NavModel", "NavAccess"]),
     .target(name: "NavClient", dependencies: ["NavModel", "NavWire", "NavSystem"]),
     .target(name: "NavCtlKit", dependencies: ["NavModel", "NavWire"]),
     .target(name: "NavServer", dependencies: ["NavModel", "NavWire", "CNavSys", "NavSystem", "NavFileSystem"]),
@@ -51,7 +51,7 @@ let package = Package(
     .testTarget(name: "NavSystemTests", dependencies: ["NavSystem"]),
     .testTarget(name: "NavSystemdTests", dependencies: ["NavSystemd", "NavServer", "NavWire", "CSystemd"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel", "NavTestSupport"]),
-    .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel", "NavTestSupport"]),
+    .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavModel", "NavAccess", "NavTestSupport"]),
     .testTarget(name: "NavClientTests", dependencies: ["NavClient", "NavModel", "NavWire"]),
     .testTarget(name: "NavCtlKitTests", dependencies: ["NavCtlKit", "NavModel"], exclude: ["Golden"]),
     .testTarget(

@@ -1,8 +1,10 @@
 /// What a call may do. Rights are independent: `write` does not imply `read`.
 ///
-/// - `read`: GetState, GetLayout, Subscribe, ListScenes (only the scenes it may read), WatchActions.
-/// - `write`: Mutate, Activate.
+/// - `read`: reading scenes and following them.
+/// - `write`: changing scenes.
 /// - `admin`: server-wide details and administrative calls (never scoped to scenes).
+///
+/// Which method needs which right is its descriptor's (`NavMethod.descriptor` in NavWire).
 public enum AccessRight: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   case read
   case write

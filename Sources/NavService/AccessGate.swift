@@ -4,17 +4,6 @@ import NavServer
 import NavWire
 import Synchronization
 
-extension NavMethod {
-  /// The right a call of this method needs (PROTOCOL.md § Access).
-  var requiredRight: AccessRight {
-    switch self {
-    case .getServerInfo, .listScenes, .getState, .getLayout, .subscribe, .watchActions, .export: .read
-    case .mutate, .activate, .deleteScene: .write
-    case .getStatistics: .admin
-    }
-  }
-}
-
 /// Denied calls by the right they lacked: one atomic per right, counted off the hot path
 /// (a denial is logged too).
 final class DenialCounts: Sendable {
@@ -52,40 +41,36 @@ struct AccessGate: Sendable {
   /// Calls denied so far, by the right they lacked (`GetStatistics`).
   let denials = DenialCounts()
 
-  /// The context to run `call` with, or nil when it was denied (and answered
-  /// `PermissionDenied`, logged once by the context with the peer and the missing right).
+  /// Whether `call` may run; when not, it was answered `PermissionDenied` (logged once by
+  /// the context with the peer and the missing right).
   ///
-  /// A call naming a scene needs the method's right for that scene. A call without a
-  /// usable scene parameter needs the right for some scene, then fails its parameter
-  /// check as usual. ListScenes needs `read` somewhere and lists only readable scenes;
-  /// GetServerInfo needs any right (read or write somewhere, or admin).
-  func admit(_ method: NavMethod, _ call: VarlinkCall, _ context: any CallContext) -> (any CallContext)? {
+  /// The method's descriptor says which right it needs and where (`NavMethodDescriptor.Scope`):
+  /// a call naming a scene needs the right for that scene; one without a usable scene parameter
+  /// needs it for some scene, then fails its parameter check as usual.
+  func admit(_ method: NavMethod, _ call: VarlinkCall, _ context: any CallContext) -> Bool {
     let policy = control.policy
     let peer = context.peer.accessPeer
     // navd's own uid and root hold every right on every scene (`AccessPolicy.isTrusted`):
-    // admitted without reading the scene parameter out of the frame (a navd round trip went
-    // from 55,715 to 55,235 instructions on the event loop, `bench/profile.sh`).
-    if policy.isTrusted(peer) { return context }
-    let right = method.requiredRight
-    switch method {
-    case .getStatistics:
-      return policy.decide(right: .admin, scene: nil, peer: peer) ? context : deny(right, scene: nil, context)
-    case .getServerInfo:
-      let allowed = AccessRight.allCases.contains { policy.mayUseSomewhere($0, peer: peer) }
-      return allowed ? context : deny(right, scene: nil, context)
-    case .export:
-      // Read on each scene exported: the handler checks the ones named or exports the readable ones.
-      return policy.mayUseSomewhere(.read, peer: peer) ? context : deny(right, scene: nil, context)
-    case .listScenes:
-      guard policy.mayUseSomewhere(.read, peer: peer) else { return deny(right, scene: nil, context) }
-      if policy.decide(right: .read, scene: nil, peer: peer) { return context }
-      return ReadableScenesContext(context) { policy.decide(right: .read, scene: $0, peer: peer) }
-    default:
-      if case .string(let scene)? = call.parameter("scene") {
-        return policy.decide(right: right, scene: scene, peer: peer) ? context : deny(right, scene: scene, context)
+    // admitted without reading the scene parameter out of the frame.
+    if policy.isTrusted(peer) { return true }
+    let descriptor = method.descriptor
+    let right = descriptor.right
+    var scene: String?
+    let allowed: Bool
+    switch descriptor.scope {
+    case .server: allowed = policy.decide(right: right, scene: nil, peer: peer)
+    case .anyRight: allowed = AccessRight.allCases.contains { policy.mayUseSomewhere($0, peer: peer) }
+    case .someScene: allowed = policy.mayUseSomewhere(right, peer: peer)
+    case .scene:
+      if case .string(let named)? = call.parameter("scene") {
+        scene = named
+        allowed = policy.decide(right: right, scene: named, peer: peer)
+      } else {
+        allowed = policy.mayUseSomewhere(right, peer: peer)
       }
-      return policy.mayUseSomewhere(right, peer: peer) ? context : deny(right, scene: nil, context)
     }
+    if !allowed { deny(right, scene: scene, context) }
+    return allowed
   }
 
   /// Whether the call's peer may read each scene (always, for a trusted peer).
@@ -96,9 +81,8 @@ struct AccessGate: Sendable {
     return { policy.decide(right: .read, scene: $0, peer: peer) }
   }
 
-  /// Answers the call `PermissionDenied` for `right` (on `scene`), counted and logged; nil.
-  @discardableResult
-  func deny(_ right: AccessRight, scene: String?, _ context: any CallContext) -> (any CallContext)? {
+  /// Answers the call `PermissionDenied` for `right` (on `scene`), counted and logged.
+  func deny(_ right: AccessRight, scene: String?, _ context: any CallContext) {
     denials.count(right)
     let peer = context.peer
     var message = "the \(right) right"
@@ -106,6 +90,5 @@ struct AccessGate: Sendable {
     message += " is not granted to uid \(peer.uid) (gid \(peer.gid)); see navd(8), ACCESS POLICY"
     let denied = PermissionDenied(right: right.rawValue, scene: scene, message: message)
     context.fail(VarlinkServiceNames.permissionDenied, denied.parameters)
-    return nil
   }
 }

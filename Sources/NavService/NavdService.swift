@@ -64,7 +64,7 @@ public final class NavdService: CallHandler {
       context.fail(VarlinkServiceNames.methodNotFound, ["method": .string(call.method)])
       return
     }
-    guard let context = access.admit(method, call, context) else { return }
+    guard access.admit(method, call, context) else { return }
     // Built only for the methods decoded from a dictionary; Mutate reads its frame.
     var parameters: JSONValue { .object(call.parameters) }
     do throws(CallError) {
@@ -142,11 +142,13 @@ public final class NavdService: CallHandler {
     }
   }
 
+  /// Lists the scenes the peer may read (PROTOCOL.md § Access).
   private func listScenes(_ call: ListScenesCall, _ context: any CallContext) {
     let engine = engine
+    let isReadable = readableScenes(context)
     run {
       var scenes: [SceneSummary] = []
-      for name in engine.sceneNames {
+      for name in engine.sceneNames where isReadable(name) {
         guard let scene = try? engine.scene(name) else { continue }
         let (version, subscribers) = await scene.summary
         scenes.append(SceneSummary(name: name, version: version, subscribers: subscribers))
@@ -228,7 +230,7 @@ public final class NavdService: CallHandler {
     sceneStreams.register(source)
     context.stream(from: source)
     streams.register(
-      source, method: "Subscribe", right: .read, scene: name, peer: context.peer, policy: access.control.policy)
+      source, method: .subscribe, scene: name, peer: context.peer, policy: access.control.policy)
   }
 
   private func activate(_ call: ActivateCall, _ context: any CallContext) throws(CallError) {
@@ -275,8 +277,7 @@ public final class NavdService: CallHandler {
         sceneStreams.register(source)
         context.stream(from: source)
         streams.register(
-          source, method: "WatchActions", right: .read, scene: call.scene, peer: context.peer,
-          policy: access.control.policy)
+          source, method: .watchActions, scene: call.scene, peer: context.peer, policy: access.control.policy)
       } catch {
         context.fail(error.errorName, error.parameters)
       }

@@ -27,17 +27,18 @@ final class StreamGrants: Sendable {
 
   private let grants = Mutex<[UInt64: Grant]>([:])
 
-  /// Keeps `source` (admitted for `right` on `scene`) until it ends, unless `peer` is
+  /// Keeps `source` (a stream of `method`, admitted for its right on `scene`) until it ends, unless `peer` is
   /// trusted; ends it at once when `policy` (the one in force now) no longer grants it,
   /// so a reload between the call's admission and this registration is not missed.
   func register(
-    _ source: SubscriberSource, method: String, right: AccessRight, scene: String, peer: PeerCredentials,
-    policy: AccessPolicy
+    _ source: SubscriberSource, method: NavMethod, scene: String, peer: PeerCredentials, policy: AccessPolicy
   ) {
+    let right = method.descriptor.right
     let accessPeer = peer.accessPeer
     guard !policy.isTrusted(accessPeer) else { return }
     let grant = Grant(
-      source: source, peer: accessPeer, uid: peer.uid, gid: peer.gid, scene: scene, right: right, method: method)
+      source: source, peer: accessPeer, uid: peer.uid, gid: peer.gid, scene: scene, right: right,
+      method: method.rawValue)
     grants.withLock { $0[source.subscriber.id] = grant }
     source.onEnd { [weak self] in self?.forget(source.subscriber.id) }
     if !policy.decide(right: right, scene: scene, peer: accessPeer) { end(grant) }

@@ -20,7 +20,7 @@ public enum NavProtocol {
   public static let serverStoppingError = "io.navd.ServerStopping"
 }
 
-/// The io.navd methods.
+/// The io.navd methods; what each takes, answers and needs is its `descriptor`.
 public enum NavMethod: String, Sendable, CaseIterable {
   case getServerInfo = "GetServerInfo"
   case listScenes = "ListScenes"
@@ -36,9 +36,6 @@ public enum NavMethod: String, Sendable, CaseIterable {
 
   /// `io.navd.<name>`.
   public var qualifiedName: String { "\(NavProtocol.interface).\(rawValue)" }
-
-  /// Methods that only stream (`[Requires 'more' flag]`): a plain call gets ExpectedMore.
-  public var requiresMore: Bool { self == .subscribe || self == .watchActions || self == .export }
 }
 
 /// The io.navd error names, one per `NavError.Code` (NavModel knows codes, not names).

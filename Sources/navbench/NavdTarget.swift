@@ -111,7 +111,7 @@ struct NavdTarget: PubSubTarget {
   /// One call frame, NUL-terminated; `parameters` is JSON text (built by
   /// hand so a publish costs the client nothing measurable).
   static func call(_ method: NavMethod, _ parameters: String) -> [UInt8] {
-    let more = method.requiresMore ? #","more":true"# : ""
+    let more = method.descriptor.streams ? #","more":true"# : ""
     return Array(#"{"method":"\#(method.qualifiedName)","parameters":\#(parameters)\#(more)}"#.utf8) + [0]
   }
 }

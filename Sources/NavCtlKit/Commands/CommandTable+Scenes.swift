@@ -14,7 +14,9 @@ extension CommandTable {
         "Durable: the scene no longer counts toward navd's --max-scenes or your --max-scenes-per-uid, and every "
           + "watch and actions of it ends (io.navd.SceneDeleted, exit 1). A later write to the name creates a new "
           + "scene at version 0 in a new epoch. Deleting main leaves an empty main. With --if-version N, only if "
-          + "the scene is at version N (else exit 4). Needs the write right on the scene. Prints the deleted "
+          + "the scene is at version N (else exit 4). Needs the " + NavMethod.deleteScene.descriptor.right.rawValue
+          + " right on the scene. "
+          + "Prints the deleted "
           + "history's last version and epoch.",
         "A write that creates a scene says so on stderr ('navctl: created scene NAME'), so a mistyped --scene "
           + "shows at once; delete-scene removes it.",
@@ -36,7 +38,8 @@ extension CommandTable {
       example: "stats --prometheus",
       synopsis: "[--json | --prometheus]",
       notes: [
-        "Needs the admin right. Mutations, conflicts by policy, refusals by error, denials by right, streams, "
+        "Needs the " + NavMethod.getStatistics.descriptor.right.rawValue
+          + " right. Mutations, conflicts by policy, refusals by error, denials by right, streams, "
           + "queued bytes, coalesced updates, dropped activations, the commit latency histogram, the redo log's and "
           + "the database's sizes, and each uid's scene quotas in use. The metric names: Protocol/PROTOCOL.md, "
           + "GetStatistics; README.md shows node_exporter's textfile collector set-up."

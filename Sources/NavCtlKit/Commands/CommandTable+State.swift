@@ -1,4 +1,9 @@
+import NavWire
+
 extension CommandTable {
+  /// The right the Export call needs (its descriptor's).
+  private static let exportRight = NavMethod.export.descriptor.right.rawValue
+
   static let stateDirectoryOption = OptionSpec.value(
     "--state-dir", "DIR",
     "navd's state directory (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/navd, else "
@@ -13,7 +18,8 @@ extension CommandTable {
       synopsis: "[--state-dir DIR] [--scene NAME]",
       notes: [
         "Every scene, or only the one named with --scene. Asks the running navd (the Export call: a consistent "
-          + "snapshot of each scene while navd serves; needs the read right on each scene, and exports only the "
+          + "snapshot of each scene while navd serves; needs the " + exportRight
+          + " right on each scene, and exports only the "
           + "readable ones without --scene). With --state-dir, or when navd cannot be reached, reads the database "
           + "instead, whether navd runs or not, and changes no file in the state directory (not even after a "
           + "crash); from a damaged file it prints every scene it can read, names the others on stderr and exits 1. "

@@ -7,7 +7,7 @@ public struct NavRequest: Sendable, Hashable {
   public var method: String
   /// The call's parameters object.
   public var parameters: JSONValue
-  /// `"more": true`: the reply is a stream (Subscribe, WatchActions).
+  /// `"more": true`: the reply is a stream (the method's `descriptor.streams`).
   public var more: Bool
 
   /// A call.
@@ -19,9 +19,8 @@ public struct NavRequest: Sendable, Hashable {
 
   /// The request for a typed io.navd call (`more` for the methods that stream).
   public init(_ call: some NavCall) {
-    self.init(
-      method: type(of: call).method.qualifiedName, parameters: call.parameters, more: type(of: call).method.requiresMore
-    )
+    let method = type(of: call).method
+    self.init(method: method.qualifiedName, parameters: call.parameters, more: method.descriptor.streams)
   }
 }
 

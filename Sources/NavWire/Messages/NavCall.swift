@@ -7,7 +7,7 @@ import NavModel
 /// `parameters` is what a client sends. Decoding what was encoded gives the same value.
 public protocol NavCall: Sendable, Hashable {
   /// What navd answers (for streaming methods: each frame).
-  associatedtype Reply: Sendable
+  associatedtype Reply: NavReply
   /// The method these are the parameters of.
   static var method: NavMethod { get }
   /// Reads a call's parameters.
@@ -36,6 +36,7 @@ extension NavCall {
   /// The call as Varlink sends it (`more` for streaming methods).
   public var varlinkCall: VarlinkCall {
     VarlinkCall(
-      method: Self.method.qualifiedName, parameters: parameters.objectValue ?? [:], more: Self.method.requiresMore)
+      method: Self.method.qualifiedName, parameters: parameters.objectValue ?? [:], more: Self.method.descriptor.streams
+    )
   }
 }
