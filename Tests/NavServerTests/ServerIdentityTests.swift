@@ -32,6 +32,8 @@ struct ServerIdentityTests {
     let reply = try JSONParser.parse(frame.dropLast())
     #expect(reply["error"] == "io.navd.LimitExceeded")
     #expect(
-      reply["parameters"] == ["limit": "connections", "field": "connections", "max": 1, "value": 2, "message": "full"])
+      reply["parameters"] == [
+        "limit": "connections", "field": "connections", "max": 1, "value": "2", "message": "full",
+      ])
   }
 }

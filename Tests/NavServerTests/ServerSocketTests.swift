@@ -109,7 +109,7 @@ struct ServerSocketTests {
     #expect(reply.parameters["limit"] == "connections")
     #expect(reply.parameters["field"] == "connections")
     #expect(reply.parameters["max"] == 3)
-    #expect(reply.parameters["value"] == 4)
+    #expect(reply.parameters["value"] == "4")
     #expect(reply.parameters["message"]?.stringValue?.isEmpty == false)
     #expect(try extra.waitForClose())
     served.removeLast()

@@ -3,10 +3,11 @@ import NavModel
 extension ConnectionRefusal {
   /// `io.navd.LimitExceeded` as navd answers a connection it turns away before
   /// serving it (PROTOCOL.md §2, "When navd turns a connection away"): `field` is
-  /// `connections`, and `value` is the count that passed the limit, as a number.
+  /// `connections`, and `value` is the count that passed the limit, as text like every
+  /// io.navd error's `value` (the IDL's `value: ?string`).
   public var limitExceededParameters: JSONValue {
     [
-      "limit": .string(limit), "field": "connections", "max": max.json, "value": value.json,
+      "limit": .string(limit), "field": "connections", "max": max.json, "value": .string(String(value)),
       "message": .string(message),
     ]
   }
