@@ -101,7 +101,7 @@ actor StreamDriver<Reducer: StreamReducer> {
         lost()
         continue
       }
-      if reply.error == NavProtocol.serverStoppingError, reconnects {
+      if reply.error == ServerStopping.name, reconnects {
         // navd is stopping or restarting (PROTOCOL.md "Stopping and restarting"): resume
         // like after a disconnect, from the last version seen.
         drop()

@@ -88,8 +88,8 @@ public protocol CallContext: Sendable {
   /// Sends the final reply of a typed value; the same as `reply(reply.parameters)`, but a
   /// context that writes the frame itself encodes it straight to bytes.
   func reply<Reply: NavReply>(_ reply: Reply)
-  /// Sends an error reply `{"error": name, "parameters": parameters}`.
-  func fail(_ name: String, _ parameters: JSONValue)
+  /// Sends the error reply `{"error": error.errorName, "parameters": error.errorParameters}`.
+  func fail(_ error: some VarlinkError)
   /// Hands the call over to a streaming source (the call must have `more`).
   func stream(from source: any ReplySource)
   /// Tells the connection its source has new data; cheap, callable from any thread.

@@ -299,7 +299,7 @@ extension Connection.StateMachine {
   mutating func streamStarted(serial: UInt64, source: any ReplySource) -> Action {
     guard case .serving = state, let call = inFlight.unanswered(serial) else { return .cancelSource(source) }
     guard call.more else {
-      let frame = VarlinkReply.encoded(parameters: [:], error: VarlinkServiceNames.expectedMore)
+      let frame = ExpectedMore().replyFrame
       _ = inFlight.answered(serial: serial, reply: frame)
       if let overflow = queueAnsweredReplies(cancel: source) { return overflow }
       return .cancelSource(source)

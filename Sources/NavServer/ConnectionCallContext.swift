@@ -53,7 +53,9 @@ final class ConnectionCallContext: CallContext {
     inbox.post(.replied(connection: connectionID, serial: serial, frame: frame))
   }
 
-  func fail(_ name: String, _ parameters: JSONValue) {
+  func fail(_ error: some VarlinkError) {
+    let name = error.errorName
+    let parameters = error.errorParameters
     log.callRejected(method: method, error: name, parameters: parameters, peer: peer, connection: connectionID)
     let frame = oneway ? [] : VarlinkReply.encoded(parameters: parameters, error: name)
     inbox.post(.replied(connection: connectionID, serial: serial, frame: frame))

@@ -97,7 +97,7 @@ extension ServerLoop {
     }
     if call.upgrade {
       return answer(call, serial, on: connection) {
-        VarlinkReply.encoded(parameters: ["parameter": "upgrade"], error: VarlinkServiceNames.invalidParameter)
+        InvalidParameter(parameter: "upgrade").replyFrame
       }
     }
     if interface == VarlinkServiceNames.interface {

@@ -51,6 +51,6 @@ struct VarlinkServiceResponder: Sendable {
   }
 
   private func invalidParameter(_ name: String) -> [UInt8] {
-    VarlinkReply.encoded(parameters: ["parameter": .string(name)], error: VarlinkServiceNames.invalidParameter)
+    InvalidParameter(parameter: name).replyFrame
   }
 }

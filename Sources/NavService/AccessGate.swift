@@ -89,6 +89,6 @@ struct AccessGate: Sendable {
     if let scene { message += " on scene \(scene)" }
     message += " is not granted to uid \(peer.uid) (gid \(peer.gid)); see navd(8), ACCESS POLICY"
     let denied = PermissionDenied(right: right.rawValue, scene: scene, message: message)
-    context.fail(VarlinkServiceNames.permissionDenied, denied.parameters)
+    context.fail(denied)
   }
 }

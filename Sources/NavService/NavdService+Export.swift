@@ -9,7 +9,7 @@ import NavWire
 extension NavdService {
   func export(_ call: ExportCall, more: Bool, _ context: any CallContext) {
     guard more else {
-      context.fail(VarlinkServiceNames.expectedMore, [:])
+      context.fail(ExpectedMore())
       return
     }
     let mayRead = readableScenes(context)
@@ -23,7 +23,7 @@ extension NavdService {
         do {
           _ = try engine.scene(name)
         } catch {
-          context.fail(error.errorName, error.parameters)
+          context.fail(error)
           return
         }
       }

@@ -61,7 +61,7 @@ public final class NavdService: CallHandler {
   /// Routes one io.navd call to its handler (`CallHandler`); returns at once.
   public func handle(_ call: VarlinkCall, context: any CallContext) {
     guard let method = NavMethod(methodOf: call) else {
-      context.fail(VarlinkServiceNames.methodNotFound, ["method": .string(call.method)])
+      context.fail(MethodNotFound(method: call.method))
       return
     }
     guard access.admit(method, call, context) else { return }
@@ -82,7 +82,7 @@ public final class NavdService: CallHandler {
       case .export: export(try ExportCall(parameters: parameters), more: call.more, context)
       }
     } catch {
-      context.fail(error.errorName, error.errorParameters)
+      context.fail(error)
     }
   }
 
@@ -182,7 +182,7 @@ public final class NavdService: CallHandler {
     engine.submit(scene: call.scene, request, requester: requester(context)) { result in
       switch result {
       case .success(let outcome): context.reply(MutationReply(outcome))
-      case .failure(let error): context.fail(error.errorName, error.parameters)
+      case .failure(let error): context.fail(error)
       }
     }
   }
@@ -192,7 +192,7 @@ public final class NavdService: CallHandler {
     let scene = call.waitForScene ? nil : try scene(call.scene)
     let view: DocumentView = call.view == .state ? .state : .layout(call.metrics)
     guard more else {
-      context.fail(VarlinkServiceNames.expectedMore, [:])
+      context.fail(ExpectedMore())
       return
     }
     let subscriber = makeSubscriber(context)
@@ -206,7 +206,7 @@ public final class NavdService: CallHandler {
             requester: requester)
           self.streamUpdates(to: subscriber, scene: call.scene, context)
         } catch {
-          context.fail(error.errorName, error.parameters)
+          context.fail(error)
         }
       }
       return
@@ -216,7 +216,7 @@ public final class NavdService: CallHandler {
         try scene.subscribe(subscriber, view: view, sinceVersion: call.sinceVersion, epoch: call.epoch)
         self.streamUpdates(to: subscriber, scene: call.scene, context)
       } catch {
-        context.fail(error.errorName, error.parameters)
+        context.fail(error)
       }
     }
   }
@@ -242,7 +242,7 @@ public final class NavdService: CallHandler {
           switch $0 {
           case .success(let outcome):
             context.reply(ActivationResult(action: nil, watchers: 0, version: outcome.version).parameters)
-          case .failure(let error): context.fail(error.errorName, error.parameters)
+          case .failure(let error): context.fail(error)
           }
         }
       }
@@ -254,7 +254,7 @@ public final class NavdService: CallHandler {
         let (action, watchers) = try scene.activate(call.item, metrics: call.metrics)
         context.reply(ActivationResult(action: action, watchers: watchers).parameters)
       } catch {
-        context.fail(error.errorName, error.parameters)
+        context.fail(error)
       }
     }
   }
@@ -262,7 +262,7 @@ public final class NavdService: CallHandler {
   private func watchActions(_ call: WatchActionsCall, more: Bool, _ context: any CallContext) throws(CallError) {
     let scene = try scene(call.scene)
     guard more else {
-      context.fail(VarlinkServiceNames.expectedMore, [:])
+      context.fail(ExpectedMore())
       return
     }
     let watcher = makeSubscriber(context)
@@ -279,7 +279,7 @@ public final class NavdService: CallHandler {
         streams.register(
           source, method: .watchActions, scene: call.scene, peer: context.peer, policy: access.control.policy)
       } catch {
-        context.fail(error.errorName, error.parameters)
+        context.fail(error)
       }
     }
   }
@@ -294,7 +294,7 @@ public final class NavdService: CallHandler {
       case .success(let deletion):
         sceneStreams.end(deletion, scene: call.scene)
         context.reply(DeletedScene(version: deletion.version, epoch: deletion.epoch).parameters)
-      case .failure(let error): context.fail(error.errorName, error.parameters)
+      case .failure(let error): context.fail(error)
       }
     }
   }

@@ -30,7 +30,7 @@ final class SceneStreams: Sendable {
   func end(_ deletion: SceneEngine.Deletion, scene: String) {
     let ended = sources.withLock { sources in deletion.streams.compactMap { sources[$0] } }
     let error = SceneDeletedError(scene: scene, version: deletion.version)
-    let frame = VarlinkReply.encoded(parameters: error.parameters, error: SceneDeletedError.name)
+    let frame = error.replyFrame
     for source in ended { source.finish(with: frame) }
   }
 

@@ -67,6 +67,6 @@ final class StreamGrants: Sendable {
       + "by a reload of the access policy; this \(grant.method) stream ends; see navd(8), ACCESS POLICY"
     let denied = PermissionDenied(right: grant.right.rawValue, scene: grant.scene, message: message, revoked: true)
     grant.source.end(
-      with: VarlinkReply.encoded(parameters: denied.parameters, error: VarlinkServiceNames.permissionDenied))
+      with: denied.replyFrame)
   }
 }

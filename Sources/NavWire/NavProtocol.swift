@@ -13,11 +13,6 @@ public enum NavProtocol {
 
   /// The one interface navd serves besides `org.varlink.service`.
   public static let interface = "io.navd"
-
-  /// The final reply of every stream when navd stops (parameters: `message`,
-  /// `restarting`); PROTOCOL.md "Stopping and restarting". Sent by the daemon, not
-  /// the engine, so it has no `NavError.Code`.
-  public static let serverStoppingError = "io.navd.ServerStopping"
 }
 
 /// The io.navd methods; what each takes, answers and needs is its `descriptor`.

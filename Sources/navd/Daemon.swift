@@ -198,9 +198,9 @@ final class Daemon: Sendable {
     let timeout = settings.withLock { $0.stopTimeoutSeconds }
     log.notice("restarting on SIGUSR2: handing connections to the next navd", [("event", "stopping")])
     notifier.stopping(status: "restarting: handing connections to the next navd")
-    let finalReply = VarlinkReply.encoded(
-      parameters: ["message": "navd is restarting; subscribe again with sinceVersion and epoch", "restarting": true],
-      error: NavProtocol.serverStoppingError)
+    let finalReply = ServerStopping(
+      message: "navd is restarting; subscribe again with sinceVersion and epoch", restarting: true
+    ).replyFrame
     // Under the lock: run() reads the receipt only after the loop stopped, which it cannot
     // do before this post.
     handOver.withLock { $0 = server.stopForHandOver(finalReply: finalReply, timeout: .seconds(timeout)) }
@@ -219,8 +219,7 @@ final class Daemon: Sendable {
     log.notice(
       "stopping on \(name): finishing calls in progress, ending streams", [("event", "stopping"), ("signal", name)])
     notifier.stopping(status: "stopping: finishing \(server.statistics.openConnections) connection(s)")
-    let finalReply = VarlinkReply.encoded(
-      parameters: ["message": "navd is stopping", "restarting": false], error: NavProtocol.serverStoppingError)
+    let finalReply = ServerStopping(message: "navd is stopping", restarting: false).replyFrame
     server.stopGracefully(finalReply: finalReply, timeout: .seconds(timeout))
   }
 

@@ -78,7 +78,7 @@ final class TestHandler: CallHandler {
       sources.withLock { $0.append(source) }
       context.stream(from: source)
     default:
-      context.fail(VarlinkServiceNames.methodNotFound, ["method": .string(call.method)])
+      context.fail(MethodNotFound(method: call.method))
     }
   }
 

@@ -28,7 +28,7 @@ final class InMemoryCallContext: CallContext {
   }
 
   func reply(_ parameters: JSONValue) { settle(.reply(parameters), source: nil) }
-  func fail(_ name: String, _ parameters: JSONValue) { settle(.error(name, parameters), source: nil) }
+  func fail(_ error: some VarlinkError) { settle(.error(error.errorName, error.errorParameters), source: nil) }
   func stream(from source: any ReplySource) { settle(.streaming, source: source) }
   func sourceHasData() {}
   func close(reason: String) { state.withLock { $0.closed = reason } }

@@ -123,7 +123,8 @@ enum ProtocolIDLSamples {
     let deleted = SceneDeletedError(scene: "main", version: 3)
     return errors.map { ($0.errorName, $0.parameters) } + [
       (NavErrorName.limitExceeded.rawValue, refusal.limitExceededParameters),
-      (SceneDeletedError.name, deleted.parameters),
+      (deleted.errorName, deleted.errorParameters),
+      (ServerStopping.name, ServerStopping(message: "navd is stopping", restarting: false).errorParameters),
     ]
   }
 }

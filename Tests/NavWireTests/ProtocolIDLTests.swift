@@ -75,10 +75,10 @@ struct ProtocolIDLTests {
       try Self.idl.validate(parameters, fields: fields, path: name)
       sent[short, default: []].formUnion(parameters.objectValue?.keys ?? [:].keys)
     }
-    for code in NavErrorName.allCases {
-      let short = String(code.rawValue.dropFirst(NavProtocol.interface.count + 1))
-      #expect(sent[short] == Set((Self.idl.errors[short] ?? []).map(\.name)), "\(short)")
+    for (short, fields) in Self.idl.errors {
+      #expect(sent[short] == Set(fields.map(\.name)), "\(short)")
     }
+    #expect(Set(NavErrorName.allCases.map(\.rawValue)).isSubset(of: Set(Self.idl.errors.keys.map { "io.navd.\($0)" })))
   }
 
   @Test("The IDL validator refuses an undeclared field, a missing one and a wrong type, naming the path")

@@ -29,7 +29,7 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     case NavErrorName.conflict.rawValue: .conflict
     case NavErrorName.sceneNotFound.rawValue, NavErrorName.itemNotFound.rawValue: .notFound
     case VarlinkServiceNames.permissionDenied: .permissionDenied
-    case NavProtocol.serverStoppingError: .gone
+    case ServerStopping.name: .gone
     default: .refused
     }
   }

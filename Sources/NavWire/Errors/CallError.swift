@@ -2,7 +2,7 @@ import NavModel
 
 /// `org.varlink.service.InvalidParameter`: a call parameter that is unknown, missing,
 /// of the wrong JSON type or out of range; `parameter` names it.
-public struct InvalidParameter: Error, Sendable, Hashable {
+public struct InvalidParameter: Error, VarlinkError, Hashable {
   /// The parameter's name.
   public var parameter: String
 
@@ -11,6 +11,11 @@ public struct InvalidParameter: Error, Sendable, Hashable {
 
   /// The error reply's parameters.
   public var parameters: JSONValue { ["parameter": .string(parameter)] }
+
+  /// `org.varlink.service.InvalidParameter`.
+  public var errorName: String { VarlinkServiceNames.invalidParameter }
+  /// `parameters`.
+  public var errorParameters: JSONValue { parameters }
 
   /// Reads the error reply's parameters; nil when `parameter` is missing.
   public init?(parameters: JSONValue) {
@@ -21,7 +26,7 @@ public struct InvalidParameter: Error, Sendable, Hashable {
 
 /// Why a call's parameters were refused: a bad parameter as such (InvalidParameter),
 /// or a value inside one that breaks a rule (a `NavError`, such as a malformed op).
-public enum CallError: Error, Sendable, Hashable {
+public enum CallError: Error, VarlinkError, Hashable {
   /// `org.varlink.service.InvalidParameter`.
   case invalidParameter(InvalidParameter)
   /// An io.navd error (InvalidMutation, LimitExceeded, …).

@@ -2,9 +2,12 @@ import NavModel
 
 /// io.navd's errors on the wire: `NavError.Code` ↔ `io.navd.<Name>`, and the parameters
 /// (`message`, `field`, `value`, `limit`, `max`, `opIndex`, and per error more).
-extension NavError {
+extension NavError: VarlinkError {
   /// The Varlink error name, `io.navd.<Name>`.
   public var errorName: String { NavErrorName(code).rawValue }
+
+  /// `parameters`: every set detail, by name.
+  public var errorParameters: JSONValue { parameters }
 
   /// Reads an io.navd error reply; nil when `name` is no io.navd error or the parameters
   /// are not an object with a `message`. Parameters beyond the common ones go to `extra`.
@@ -65,7 +68,7 @@ public struct ConflictingField: Sendable, Hashable {
 
 /// `org.varlink.service.PermissionDenied` as navd sends it (PROTOCOL §10): the right the
 /// call needs, the scene when the call names one, and a message.
-public struct PermissionDenied: Sendable, Hashable {
+public struct PermissionDenied: VarlinkError, Hashable {
   /// The missing right (`read`, `write`, `admin`).
   public var right: String
   /// The scene the call named, if any.
@@ -91,6 +94,11 @@ public struct PermissionDenied: Sendable, Hashable {
       right: right, scene: parameters["scene"]?.stringValue, message: parameters["message"]?.stringValue ?? "",
       revoked: parameters["revoked"] == .bool(true))
   }
+
+  /// `org.varlink.service.PermissionDenied`.
+  public var errorName: String { VarlinkServiceNames.permissionDenied }
+  /// `parameters`.
+  public var errorParameters: JSONValue { parameters }
 
   /// The error's parameters.
   public var parameters: JSONValue {

@@ -59,7 +59,7 @@ public struct DeletedScene: NavReply {
 
 /// `io.navd.SceneDeleted`: the final reply of every stream of a deleted scene (`Subscribe`,
 /// waiting or not, and `WatchActions`), after everything already queued for it.
-public struct SceneDeletedError: Sendable, Hashable {
+public struct SceneDeletedError: VarlinkError, Hashable {
   /// `io.navd.SceneDeleted`.
   public static let name = "io.navd.SceneDeleted"
   /// The deleted scene.
@@ -80,4 +80,9 @@ public struct SceneDeletedError: Sendable, Hashable {
 
   /// The error reply's parameters.
   public var parameters: JSONValue { ["scene": .string(scene), "version": version.json, "message": .string(message)] }
+
+  /// `io.navd.SceneDeleted`.
+  public var errorName: String { Self.name }
+  /// `parameters`.
+  public var errorParameters: JSONValue { parameters }
 }
