@@ -59,7 +59,9 @@ public final class SafeDirectory: Sendable {
     }
     var fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
     // `fchmod` and `fchown` below need a readable descriptor; a directory just made is readable.
-    if fd < 0, errno == EACCES, !created { fd = openat(parent, name, openPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+    if fd < 0, errno == EACCES, !created {
+      fd = openat(parent, name, openPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    }
     guard fd >= 0 else {
       let error = errno
       var info = stat()
