@@ -53,10 +53,16 @@ public struct NavError: Error, Hashable, Sendable, CustomStringConvertible {
     self.code = code
     self.message = message
     self.field = field
-    self.value = value.map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }
+    self.value = value.map(Self.shortened)
     self.limit = limit
     self.max = max
     self.opIndex = opIndex
+  }
+
+  /// `value` cut to 77 characters and "..." when it has more than 80. Only the first 81
+  /// characters are counted: a refused 1 MiB title is not walked whole on the event loop.
+  static func shortened(_ value: String) -> String {
+    value.prefix(81).count > 80 ? String(value.prefix(77)) + "..." : value
   }
 
   /// `Code: message (field …)`, for logs and tests.
