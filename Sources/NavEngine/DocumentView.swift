@@ -73,7 +73,7 @@ struct LiveDocument: Sendable {
 
 /// Subscribers that share a view of one scene, and that view's current
 /// document: each update (`UpdateSpans`) is resolved, diffed and encoded once
-/// for all of them (`advance`).
+/// for all of them (`advance`), when the first of them pulls (`ViewChannel`).
 struct SubscriptionGroup: Sendable {
   var current: VersionedDocument
   /// The document the view's last update led from (`current` before it; `current` itself
@@ -90,6 +90,11 @@ struct SubscriptionGroup: Sendable {
   /// The size of the view's encoded document when a snapshot was last made:
   /// what one of its documents costs, to bound commit groups (`SceneEngine.groupCapacity`).
   var documentBytes = 0
+  /// Spans committed and not yet computed, oldest first (`published`, `bringUpToDate`).
+  var pending: [PendingSpan] = []
+  /// The size of one update when the view was last brought up to date (its chunk over its
+  /// spans): what `published` weighs a pending span at.
+  var updateBytes = 0
 
   /// The group of `view` at `version`, whose state is `state`.
   init(_ view: DocumentView, version: UInt64, state: SceneState) {

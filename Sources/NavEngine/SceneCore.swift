@@ -36,7 +36,7 @@ struct SceneCore {
   var log: OpLog
   var memory: MutationMemory
   var snapshots: SnapshotSchedule
-  var groups: [DocumentView: SubscriptionGroup] = [:]
+  var groups: [DocumentView: ViewChannel] = [:]
   var actionWatchers: [UInt64: Subscriber] = [:]
   /// Mutations received and not yet planned, oldest first.
   var waiting: Waiting = []
@@ -138,7 +138,7 @@ struct SceneCore {
   /// update), so a group of large documents costs a document more than one
   /// version alone.
   var groupCapacity: Int {
-    let largest = groups.values.reduce(0) { max($0, $1.documentBytes) }
+    let largest = groups.values.reduce(0) { largest, channel in max(largest, channel.withGroup(\.documentBytes)) }
     return largest == 0 ? .max : max(1, Self.groupDocumentBytes / largest)
   }
 

@@ -78,11 +78,12 @@ extension SceneCore {
     }
     var events = SharedFrame(
       .events(version: version, events: [.activate(item: itemId, action: item.action, tag: item.tag)]))
-    for (view, group) in groups {
-      for subscriber in group.subscribers.members
-      where !subscriber.eventsPublished(
-        events.bytes(for: subscriber), newest: group.current, newestFrom: group.lastUpdateFrom)
-      {
+    // The events follow the updates before them: each view is brought up to date first.
+    bringViewsUpToDate()
+    for (view, channel) in groups {
+      let (members, newest, newestFrom) = channel.withGroup { ($0.subscribers.members, $0.current, $0.lastUpdateFrom) }
+      for subscriber in members
+      where !subscriber.eventsPublished(events.bytes(for: subscriber), newest: newest, newestFrom: newestFrom) {
         unsubscribe(subscriber.id, view: view)
       }
     }

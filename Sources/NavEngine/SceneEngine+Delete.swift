@@ -48,7 +48,7 @@ extension SceneEngine {
         NavError(.storageFailed, "the deletion could not be stored: \(error.message); nothing was deleted"))
     }
     var streams = core.actionWatchers.keys.sorted()
-    for group in core.groups.values { streams += group.subscribers.members.map(\.id) }
+    for channel in core.groups.values { streams += channel.withGroup(\.subscribers.members).map(\.id) }
     core.groups = [:]
     core.actionWatchers = [:]
     return .success(Deletion(version: version, epoch: epoch, streams: streams, counters: core.counters))

@@ -27,8 +27,8 @@ extension SceneEngine {
     var queued = 0
     var coalesced = 0
     var subscribers = 0
-    for group in core.groups.values {
-      for subscriber in group.subscribers.members where !subscriber.isClosed {
+    for channel in core.groups.values {
+      for subscriber in channel.withGroup(\.subscribers.members) where !subscriber.isClosed {
         subscribers += 1
         queued += subscriber.pendingBytes
         coalesced += subscriber.coalescedCount

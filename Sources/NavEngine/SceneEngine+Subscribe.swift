@@ -30,10 +30,22 @@ extension SceneCore {
     throws(NavError) -> Bool
   {
     try admitStream()
-    // Taken out while it changes, so adding one subscriber never copies the others.
-    var group =
-      groups.removeValue(forKey: view) ?? SubscriptionGroup(view, version: version, state: state)
-    defer { if !group.subscribers.isEmpty { groups[view] = group } }
+    let channel = groups[view] ?? ViewChannel(view, version: version, state: state)
+    // The snapshot is of the current version: the view's pending spans are computed first.
+    channel.bringUpToDate()
+    let added = channel.withGroup { group in
+      subscribe(subscriber, to: &group, on: channel, sinceVersion: sinceVersion, epoch: epoch)
+    }
+    if added, groups[view] == nil { groups[view] = channel }
+    return added
+  }
+
+  /// `subscribe`'s part under the channel's lock.
+  private func subscribe(
+    _ subscriber: Subscriber, to group: inout SubscriptionGroup, on channel: ViewChannel, sinceVersion: UInt64?,
+    epoch: String?
+  ) -> Bool {
+    let view = channel.view
     let snapshot =
       group.snapshot
       ?? {
@@ -49,7 +61,7 @@ extension SceneCore {
     {
       first = resumeUpdates(view: view, since: since).map(subscriber.encode)
     }
-    guard subscriber.subscribed(first: first, base: group.current) else { return false }
+    guard subscriber.subscribed(first: first, base: group.current, channel: channel) else { return false }
     group.subscribers.add(subscriber)
     return true
   }
@@ -83,15 +95,20 @@ extension SceneCore {
   }
 
   mutating func unsubscribe(_ id: UInt64, view: DocumentView) {
-    groups[view]?.subscribers.remove(id)
-    if groups[view]?.subscribers.isEmpty == true { groups[view] = nil }
+    guard let channel = groups[view] else { return }
+    if channel.withGroup({ group in
+      group.subscribers.remove(id)
+      return group.subscribers.isEmpty
+    }) {
+      groups[view] = nil
+    }
   }
 
   /// Forgets subscribers and watchers whose stream closed but whose
   /// `unsubscribe` has not run yet, so counts and limits see only live ones.
   mutating func pruneClosedSubscribers() {
-    for (view, group) in groups {
-      let closed = group.subscribers.members.filter(\.isClosed).map(\.id)
+    for (view, channel) in groups {
+      let closed = channel.withGroup { $0.subscribers.members.filter(\.isClosed).map(\.id) }
       for id in closed { unsubscribe(id, view: view) }
     }
     for (id, watcher) in actionWatchers where watcher.isClosed { actionWatchers[id] = nil }
@@ -121,12 +138,14 @@ extension SceneCore {
 
   /// Subscribers and watchers held, closed ones not yet removed included.
   private var memberCount: Int {
-    groups.values.reduce(0) { total, group in total + group.subscribers.count } + actionWatchers.count
+    groups.values.reduce(0) { total, channel in total + channel.withGroup(\.subscribers.count) } + actionWatchers.count
   }
 
   /// Live subscribers of every view: derived from membership, so it cannot drift.
   var subscriberCount: Int {
-    groups.values.reduce(0) { total, group in total + group.subscribers.members.count { !$0.isClosed } }
+    groups.values.reduce(0) { total, channel in
+      total + channel.withGroup { $0.subscribers.members.count { !$0.isClosed } }
+    }
   }
 
   /// Live `WatchActions` watchers.

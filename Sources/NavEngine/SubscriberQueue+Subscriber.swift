@@ -43,6 +43,11 @@ public final class Subscriber: Sendable {
   public func pull() -> [UInt8] {
     // The usual pull as bytes; only the others build a `PullAction` (`pulledFrames()`).
     if let frames = queue.withLock({ $0.pulledFrames() }) { return frames }
+    // The view has spans not computed yet: the first subscriber to pull computes them for all.
+    if let channel = queue.withLock({ $0.staleChannel() }) {
+      channel.bringUpToDate()
+      if let frames = queue.withLock({ $0.pulledFrames() }) { return frames }
+    }
     switch queue.withLock({ $0.pulled() }) {
     case .nothing: return []
     case .send(let frames): return frames
@@ -95,8 +100,8 @@ extension Subscriber {
     return out
   }
 
-  func subscribed(first: [[UInt8]], base: VersionedDocument) -> Bool {
-    perform(queue.withLock { $0.subscribed(first: first, base: base) })
+  func subscribed(first: [[UInt8]], base: VersionedDocument, channel: ViewChannel? = nil) -> Bool {
+    perform(queue.withLock { $0.subscribed(first: first, base: base, channel: channel) })
   }
 
   func watching(scene: String, first: [UInt8]) -> Bool {
@@ -104,10 +109,16 @@ extension Subscriber {
   }
 
   func updatePublished(
-    _ update: [UInt8], from: VersionedDocument, to: VersionedDocument, previousFrom: VersionedDocument
+    _ update: [UInt8], from: VersionedDocument, to: VersionedDocument, previousFrom: VersionedDocument,
+    coalesced: Bool = false
   ) -> Bool {
-    perform(queue.withLock { $0.updatePublished(update, from: from, to: to, previousFrom: previousFrom) })
+    perform(
+      queue.withLock {
+        $0.updatePublished(update, from: from, to: to, previousFrom: previousFrom, coalesced: coalesced)
+      })
   }
+
+  func stalePublished() -> Bool { perform(queue.withLock { $0.stalePublished() }) }
 
   func eventsPublished(_ frame: [UInt8], newest: VersionedDocument, newestFrom: VersionedDocument) -> Bool {
     perform(queue.withLock { $0.eventsPublished(frame, newest: newest, newestFrom: newestFrom) })

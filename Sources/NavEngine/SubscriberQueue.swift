@@ -156,6 +156,12 @@ struct SubscriberQueue: Sendable {
   /// The version of the document the client has after the last pull (nil before the
   /// first pull, and for watchers): where a resumed subscription continues.
   private(set) var deliveredVersion: UInt64?
+  /// The view has committed spans this subscriber has not been queued yet: its next pull
+  /// brings the view up to date first (`ViewChannel`).
+  private var stale = false
+  /// The view this subscriber follows, set when it subscribes and let go of when it is
+  /// cancelled (the channel holds its subscribers: the pair is a cycle until then).
+  private var channel: ViewChannel?
 
   init(limit: Int) {
     self.limit = limit
@@ -173,10 +179,11 @@ struct SubscriberQueue: Sendable {
 extension SubscriberQueue {
   /// The engine registered a subscriber: `first` (its snapshot, or its resume
   /// updates) leads the client to `base`, the view's current document (the one
-  /// the view's next update leads from).
-  mutating func subscribed(first: [[UInt8]], base: VersionedDocument) -> Action {
+  /// the view's next update leads from), on `channel`.
+  mutating func subscribed(first: [[UInt8]], base: VersionedDocument, channel: ViewChannel? = nil) -> Action {
     guard phase == .idle else { return notOpen }
     phase = .open
+    self.channel = channel
     for frame in first { pending.head.append(frame) }
     pending.version = base.version
     return first.isEmpty ? .none : .wake
@@ -194,10 +201,15 @@ extension SubscriberQueue {
   /// New versions of the view: `update` (the framed updates of one or more
   /// versions, as one chunk) leads from `from`, the view's previous newest
   /// document, to `to`; the view's update before it led from `previousFrom`.
+  /// `coalesced`: the view coalesced versions nobody pulled in time (`ViewChannel`),
+  /// counted as this subscriber's.
   mutating func updatePublished(
-    _ update: [UInt8], from: VersionedDocument, to: VersionedDocument, previousFrom: VersionedDocument
+    _ update: [UInt8], from: VersionedDocument, to: VersionedDocument, previousFrom: VersionedDocument,
+    coalesced: Bool = false
   ) -> Action {
     guard phase == .open else { return notOpen }
+    stale = false
+    if coalesced { coalescedCount += 1 }
     pending.version = to.version
     if pending.coalescing {
       if pending.base == nil { pending.base = from }
@@ -216,6 +228,23 @@ extension SubscriberQueue {
     pending.updatesPending = true
     pending.tail.append(update)
     return .wake
+  }
+
+  /// The view committed spans it will compute when a subscriber pulls: this one is woken
+  /// to pull (unless it was already, while coalescing). Once per bring-up-to-date.
+  mutating func stalePublished() -> Action {
+    guard phase == .open else { return notOpen }
+    if stale { return .none }
+    stale = true
+    return pending.coalescing ? .none : .wake
+  }
+
+  /// The channel to bring up to date before this pull, when the view has spans this
+  /// subscriber was not queued yet; nil otherwise. Clears the mark either way.
+  mutating func staleChannel() -> ViewChannel? {
+    guard stale else { return nil }
+    stale = false
+    return channel
   }
 
   /// An `events` frame at the current version (an activation seen by subscribers),
@@ -270,7 +299,9 @@ extension SubscriberQueue {
   /// `Subscriber.pull` asks this first: building the `PullAction` and switching over it
   /// cost ~33 instructions per subscriber per publish (callgrind, 64 subscribers).
   mutating func pulledFrames() -> [UInt8]? {
-    guard phase == .open, pending.head.isEmpty, !pending.coalescing, pending.dropped == 0 else { return nil }
+    guard phase == .open, !stale, pending.head.isEmpty, !pending.coalescing, pending.dropped == 0 else {
+      return nil
+    }
     let frames = pending.tail.take()
     if pending.base != nil { pending.base = nil }
     pending.updatesPending = false
@@ -314,6 +345,8 @@ extension SubscriberQueue {
     if phase == .closed { return .none }
     phase = .closed
     pending = Pending()
+    channel = nil
+    stale = false
     return .remove
   }
 }

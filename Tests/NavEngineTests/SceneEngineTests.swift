@@ -138,8 +138,8 @@ struct SceneEngineTests {
     var document = snapshot[0]["document"]!
     try await scene.commit(Sample.request([.push(Sample.item("root"), animated: false)]))
     for i in 0..<40 { try await scene.commit(Sample.request([Sample.title("root", "Title \(i)")])) }
-    #expect(slow.subscriber.coalescedCount > 0)
     let messages = try slow.pull()
+    #expect(slow.subscriber.coalescedCount > 0)
     #expect(messages.count < 41)
     #expect(messages.first?["coalesced"] == true)
     #expect(messages.last?["toVersion"] == 41)

@@ -61,7 +61,7 @@ struct SubmitTests {
     let subscriber = TestSubscriber(id: 1)
     try held.read { scene in
       try scene.subscribe(subscriber.subscriber, view: .state, sinceVersion: nil)
-      scene.core.groups[.state]?.documentBytes = SceneCore.groupDocumentBytes / 2
+      scene.core.groups[.state]?.withGroup { $0.documentBytes = SceneCore.groupDocumentBytes / 2 }
       #expect(scene.core.groupCapacity == 2)
     }
     burst(3..<8)

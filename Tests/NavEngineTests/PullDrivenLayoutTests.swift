@@ -1,0 +1,127 @@
+import NavModel
+import NavTestSupport
+import Testing
+
+@testable import NavEngine
+
+extension SceneEngine {
+  /// How many times `view`'s pending spans were computed (nil: nobody follows it).
+  func computations(of view: DocumentView) -> Int? { core.groups[view]?.computations }
+
+  /// How many spans `view` holds not yet computed (nil: nobody follows it).
+  func pendingSpans(of view: DocumentView) -> Int? { core.groups[view]?.withGroup(\.pending.count) }
+}
+
+/// A view's layout is computed when one of its subscribers pulls, once for all of them
+/// (PROTOCOL.md §6, `ViewChannel`).
+@Suite("Per-width work only where someone reads")
+struct PullDrivenLayoutTests {
+  static func width(_ width: Double) -> DocumentView { .layout(LayoutMetrics(width: width)) }
+
+  /// A scene with a screen and two bar button items.
+  static func scene(configure: (inout EngineConfiguration) -> Void = { _ in }) async throws -> SceneEngine {
+    let scene = makeScene(configure: configure)
+    try await scene.commit(
+      Sample.request([
+        Sample.button("a"), Sample.button("b"),
+        .push(NavigationItem(id: "root", title: "Root", rightBarButtonItems: ["a", "b"]), animated: false),
+      ]))
+    return scene
+  }
+
+  @Test("§6 a width whose subscribers do not pull costs no layout work per commit; one that pulls, one per commit")
+  func unreadWidthDoesNoWork() async throws {
+    let scene = try await Self.scene()
+    let reader = TestSubscriber(id: 1)
+    let idle = TestSubscriber(id: 2)
+    try await scene.subscribe(reader.subscriber, view: Self.width(320), sinceVersion: nil)
+    try await scene.subscribe(idle.subscriber, view: Self.width(1024), sinceVersion: nil)
+    _ = try reader.pull()
+    let before = await scene.computations(of: Self.width(1024))
+    for i in 0..<50 {
+      try await scene.commit(Sample.request([Sample.title("root", "Title \(i)")]))
+      _ = try reader.pull()
+    }
+    #expect(await scene.computations(of: Self.width(1024)) == before, "nobody pulled width 1024")
+    #expect(await scene.computations(of: Self.width(320)) == (before ?? 0) + 50, "one computation per pulled commit")
+    #expect((await scene.pendingSpans(of: Self.width(1024)) ?? 0) > 0)
+    // When it pulls at last, it is brought up to date from the scene's state, exactly.
+    let messages = try idle.pull()
+    let document = try FanoutTests.apply(Array(messages.dropFirst()), to: messages[0]["document"]!)
+    #expect(document == Self.width(1024).document(of: await scene.snapshot().state))
+  }
+
+  @Test("§6 a width's pending spans are bounded: past subscriberQueueBytes they become one coalesced update")
+  func pendingSpansAreBounded() async throws {
+    let scene = try await Self.scene { $0.subscriberQueueBytes = 4096 }
+    let idle = TestSubscriber(id: 1, queueLimit: 4096)
+    try await scene.subscribe(idle.subscriber, view: Self.width(500), sinceVersion: nil)
+    let snapshot = try idle.pull()
+    for i in 0..<2000 { try await scene.commit(Sample.request([Sample.title("root", "Title \(i)")])) }
+    let pending = await scene.pendingSpans(of: Self.width(500)) ?? 0
+    #expect(pending > 0 && pending < 100, "\(pending) spans held")
+    let messages = try idle.pull()
+    #expect(messages.contains { $0["coalesced"] == true })
+    #expect(messages.last?["toVersion"] == 2001)
+    let document = try FanoutTests.apply(messages, to: snapshot[0]["document"]!)
+    #expect(document == Self.width(500).document(of: await scene.snapshot().state))
+  }
+
+  @Test("§6 every subscriber of a width shares one computation and the same bytes")
+  func subscribersShareOneComputation() async throws {
+    let scene = try await Self.scene()
+    let view = Self.width(768)
+    let subscribers = (1...8).map { TestSubscriber(id: UInt64($0)) }
+    for s in subscribers {
+      try await scene.subscribe(s.subscriber, view: view, sinceVersion: nil)
+      _ = s.subscriber.pull()
+    }
+    let before = await scene.computations(of: view) ?? 0
+    for round in 0..<5 {
+      try await scene.commit(Sample.request([Sample.title("root", "Round \(round)")]))
+      let bytes = subscribers.map { $0.subscriber.pull() }
+      #expect(Set(bytes).count == 1, "round \(round): the same bytes for all")
+      #expect(!bytes[0].isEmpty)
+      #expect(await scene.computations(of: view) == before + round + 1, "round \(round): one computation")
+    }
+  }
+
+  @Test("§6 seeded random commits and pulls over several widths: every subscriber's patches lead to a fresh layout")
+  func randomInterleavings() async throws {
+    for seed: UInt64 in 1...6 {
+      var rng = SplitMix64(seed: seed)
+      var mutations = RandomMutations(seed: seed &* 7919)
+      let scene = makeScene()
+      let views: [DocumentView] = [Self.width(320), Self.width(768), Self.width(1024), .layout(.defaults)]
+      var subscribers: [(TestSubscriber, DocumentView)] = []
+      var documents: [JSONValue?] = []
+      for index in 0..<8 {
+        let view = views[index % views.count]
+        let s = TestSubscriber(id: UInt64(index + 1), queueLimit: Bool.random(using: &rng) ? 2048 : 1 << 20)
+        try await scene.subscribe(s.subscriber, view: view, sinceVersion: nil)
+        subscribers.append((s, view))
+        documents.append(nil)
+      }
+      func pull(_ index: Int) throws {
+        var messages = try subscribers[index].0.pull()
+        if documents[index] == nil, let first = messages.first {
+          documents[index] = first["document"]
+          messages.removeFirst()
+        }
+        guard let document = documents[index] else { return }
+        documents[index] = try FanoutTests.apply(messages, to: document)
+      }
+      for _ in 0..<150 {
+        let state = await scene.snapshot().state
+        _ = await scene.commitGroup(
+          (0..<Int.random(in: 1...3, using: &rng)).map { _ in Sample.request(mutations.ops(seeing: state)) })
+        for index in subscribers.indices where Int.random(in: 0..<3, using: &rng) == 0 { try pull(index) }
+      }
+      let state = await scene.snapshot().state
+      for index in subscribers.indices {
+        try pull(index)
+        #expect(documents[index] == subscribers[index].1.document(of: state), "seed \(seed), subscriber \(index)")
+      }
+    }
+  }
+}
