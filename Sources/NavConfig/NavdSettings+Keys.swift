@@ -57,6 +57,10 @@ extension NavdSettings {
       "Updates queued for one subscriber before they are coalesced into one, and activations queued for one "
         + "WatchActions watcher before more are dropped and counted."),
     integer(
+      "Engine", "LayoutCacheBytes", "--layout-cache-bytes", default: 8 << 20, minimum: 0, \.layoutCacheBytes,
+      "Bytes of documents one scene keeps for its subscribers' views; past them the least recently read view's "
+        + "is dropped and built again from the state when next read."),
+    integer(
       "Engine", "OpLogVersions", "--op-log", default: 1024, minimum: 1, \.opLogVersions,
       "Versions kept per scene for baseVersion and sinceVersion."),
     integer(

@@ -27,6 +27,8 @@ public struct NavdSettings: Sendable, Equatable {
   public var stopTimeoutSeconds = 5
   /// `[Engine] SubscriberQueueBytes=`.
   public var subscriberQueueBytes = 1 << 20
+  /// `[Engine] LayoutCacheBytes=`.
+  public var layoutCacheBytes = 8 << 20
   /// `[Engine] OpLogVersions=`.
   public var opLogVersions = 1024
   /// `[Engine] OpLogBytes=`.

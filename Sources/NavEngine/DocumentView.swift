@@ -75,13 +75,16 @@ struct LiveDocument: Sendable {
 /// document: each update (`UpdateSpans`) is resolved, diffed and encoded once
 /// for all of them (`advance`), when the first of them pulls (`ViewChannel`).
 struct SubscriptionGroup: Sendable {
+  /// The view the group follows.
+  let view: DocumentView
   var current: VersionedDocument
   /// The document the view's last update led from (`current` before it; `current` itself
   /// before the first): what a subscriber that has not pulled that update was last sent
   /// (`SubscriberQueue`).
   var lastUpdateFrom: VersionedDocument
-  /// `current`'s document, kept so the next version costs only what it changed.
-  var live: LiveDocument
+  /// `current`'s document, kept so the next version costs only what it changed; nil once
+  /// evicted (`LayoutCache`), built again from the state at the next update.
+  var live: LiveDocument?
   var subscribers = SubscriberList()
   /// The snapshot frame of `current` (framed) and the size of its encoded
   /// parameters, encoded by the first subscriber that needs it and shared by
@@ -98,8 +101,17 @@ struct SubscriptionGroup: Sendable {
 
   /// The group of `view` at `version`, whose state is `state`.
   init(_ view: DocumentView, version: UInt64, state: SceneState) {
-    live = LiveDocument(view, of: state)
+    self.view = view
+    let live = LiveDocument(view, of: state)
+    self.live = live
     current = live.versioned(version)
     lastUpdateFrom = current
+  }
+
+  /// Lets go of the live document and the snapshot (`LayoutCache`): `current` stays, the
+  /// document the next update leads from.
+  mutating func evict() {
+    live = nil
+    snapshot = nil
   }
 }

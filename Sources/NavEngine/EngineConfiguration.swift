@@ -37,6 +37,10 @@ public struct EngineConfiguration: Sendable {
   public var maxWaitedScenesPerUser = 64
   /// Bytes of updates queued for one subscriber before they are coalesced into one.
   public var subscriberQueueBytes = 1 << 20
+  /// Bytes of view documents one scene keeps for its subscribers' widths (each weighed at
+  /// its encoded size); past them the least recently read are evicted and built again
+  /// from the state when next read (`LayoutCache`).
+  public var layoutCacheBytes = 8 << 20
   /// A subscriber with updates pending that has not read any for this long is disconnected.
   public var subscriberStallSeconds = 60.0
   /// How much document work a `Subscribe` with `sinceVersion` may cost before

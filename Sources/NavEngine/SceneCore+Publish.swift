@@ -44,7 +44,7 @@ extension SceneCore {
     }
     var emptied: [DocumentView] = []
     for (view, channel) in groups where channel.withGroup({ $0.subscribers.isEmpty }) { emptied.append(view) }
-    for view in emptied { groups[view] = nil }
+    for view in emptied { groups.removeValue(forKey: view)?.forgotten() }
   }
 
   /// Adds `span` to every view's pending spans.
@@ -65,9 +65,18 @@ extension SubscriptionGroup {
   /// `last`'s, with `last`'s `animated` and events (a span of several versions
   /// carries none: `UpdateSpans`; a `coalesced` one neither).
   mutating func advance(to state: SceneState, at last: LogEntry, change: LayoutChange, coalesced: Bool) -> [UInt8]? {
-    let patch = live.update(to: state, change: change)
+    let patch: [PatchOperation]
+    if live == nil {
+      // Evicted: built again from the state, and diffed whole against the current document.
+      let rebuilt = LiveDocument(view, of: state)
+      let next = rebuilt.versioned(last.version)
+      patch = PatchBuilder.diff(current.document, next.document)
+      live = rebuilt
+    } else {
+      patch = live!.update(to: state, change: change)
+    }
     let from = current.version
-    current = live.versioned(last.version)
+    current = live!.versioned(last.version)
     snapshot = nil
     guard let encoder = subscribers.first else { return nil }
     return encoder.encode(

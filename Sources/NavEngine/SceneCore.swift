@@ -37,6 +37,8 @@ struct SceneCore {
   var memory: MutationMemory
   var snapshots: SnapshotSchedule
   var groups: [DocumentView: ViewChannel] = [:]
+  /// The views' documents, bounded in bytes (`EngineConfiguration.layoutCacheBytes`).
+  let layoutCache: LayoutCache
   var actionWatchers: [UInt64: Subscriber] = [:]
   /// Mutations received and not yet planned, oldest first.
   var waiting: Waiting = []
@@ -60,6 +62,7 @@ struct SceneCore {
     self.memory = history.memory
     self.snapshots = history.snapshots
     self.configuration = configuration
+    layoutCache = LayoutCache(limit: configuration.layoutCacheBytes)
   }
 
   /// A mutation arrived: it waits for the next group. An idle scene asks for a turn.

@@ -48,7 +48,10 @@ extension SceneEngine {
         NavError(.storageFailed, "the deletion could not be stored: \(error.message); nothing was deleted"))
     }
     var streams = core.actionWatchers.keys.sorted()
-    for channel in core.groups.values { streams += channel.withGroup(\.subscribers.members).map(\.id) }
+    for channel in core.groups.values {
+      streams += channel.withGroup(\.subscribers.members).map(\.id)
+      channel.forgotten()
+    }
     core.groups = [:]
     core.actionWatchers = [:]
     return .success(Deletion(version: version, epoch: epoch, streams: streams, counters: core.counters))

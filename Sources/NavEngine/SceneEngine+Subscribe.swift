@@ -30,14 +30,16 @@ extension SceneCore {
     throws(NavError) -> Bool
   {
     try admitStream()
-    let channel = groups[view] ?? ViewChannel(view, version: version, state: state)
+    let channel = groups[view] ?? ViewChannel(view, version: version, state: state, cache: layoutCache)
     // The snapshot is of the current version: the view's pending spans are computed first.
     channel.bringUpToDate()
     let added = channel.withGroup { group in
       subscribe(subscriber, to: &group, on: channel, sinceVersion: sinceVersion, epoch: epoch)
     }
-    if added, groups[view] == nil { groups[view] = channel }
-    return added
+    guard added else { return false }
+    if groups[view] == nil { groups[view] = channel }
+    channel.used()
+    return true
   }
 
   /// `subscribe`'s part under the channel's lock.
@@ -101,6 +103,7 @@ extension SceneCore {
       return group.subscribers.isEmpty
     }) {
       groups[view] = nil
+      channel.forgotten()
     }
   }
 

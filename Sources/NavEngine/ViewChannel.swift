@@ -20,13 +20,16 @@ final class ViewChannel: Sendable {
   /// The view this channel serves.
   let view: DocumentView
   private let group: Mutex<SubscriptionGroup>
+  /// The scene's documents, which this one's counts toward.
+  private let cache: LayoutCache
   /// How many times the view's document was brought up to date by a pull, a subscribe or
   /// an event (tests: work done only where someone reads).
   private let computed = Atomic<Int>(0)
 
-  /// The channel of `view` at `version`, whose state is `state`.
-  init(_ view: DocumentView, version: UInt64, state: SceneState) {
+  /// The channel of `view` at `version`, whose state is `state`, its document counted in `cache`.
+  init(_ view: DocumentView, version: UInt64, state: SceneState, cache: LayoutCache) {
     self.view = view
+    self.cache = cache
     group = Mutex(SubscriptionGroup(view, version: version, state: state))
   }
 
@@ -39,8 +42,25 @@ final class ViewChannel: Sendable {
   /// to date, and queues them to every subscriber: what a pull, a subscribe and an event
   /// need first. Nothing when none is pending.
   func bringUpToDate() {
-    if group.withLock({ $0.bringUpToDate() }) { computed.add(1, ordering: .relaxed) }
+    guard group.withLock({ $0.bringUpToDate() }) else { return }
+    computed.add(1, ordering: .relaxed)
+    used()
   }
+
+  /// Counts the view's live document as just used in the scene's cache, and evicts the
+  /// views that puts over its bound (outside this channel's lock).
+  func used() {
+    for evicted in cache.used(self, bytes: group.withLock(\.documentBytes)) { evicted.evict() }
+  }
+
+  /// Lets go of the live document (`LayoutCache`).
+  func evict() { group.withLock { $0.evict() } }
+
+  /// Nobody follows the view any more: its document no longer counts in the cache.
+  func forgotten() { cache.forget(self) }
+
+  /// Whether the view holds its live document (tests: eviction).
+  var isLive: Bool { group.withLock { $0.live != nil } }
 
   /// How many times pending spans were computed (`bringUpToDate`).
   var computations: Int { computed.load(ordering: .relaxed) }

@@ -40,6 +40,7 @@ func makeService(
 ) throws -> NavdService {
   var configuration = EngineConfiguration()
   configuration.subscriberQueueBytes = settings.subscriberQueueBytes
+  configuration.layoutCacheBytes = settings.layoutCacheBytes
   configuration.opLogCapacity = settings.opLogVersions
   configuration.maxScenes = settings.maxScenes
   configuration.maxScenesPerUser = settings.maxScenesPerUID

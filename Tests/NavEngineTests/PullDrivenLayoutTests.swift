@@ -8,6 +8,12 @@ extension SceneEngine {
   /// How many times `view`'s pending spans were computed (nil: nobody follows it).
   func computations(of view: DocumentView) -> Int? { core.groups[view]?.computations }
 
+  /// Bytes of documents the scene's cache holds, and its bound.
+  func layoutCacheBytes() -> (held: Int, limit: Int) { (core.layoutCache.bytes, core.layoutCache.limit) }
+
+  /// How many views hold their live document.
+  func liveViews() -> Int { core.groups.values.count(where: \.isLive) }
+
   /// How many spans `view` holds not yet computed (nil: nobody follows it).
   func pendingSpans(of view: DocumentView) -> Int? { core.groups[view]?.withGroup(\.pending.count) }
 }
@@ -121,6 +127,32 @@ struct PullDrivenLayoutTests {
       for index in subscribers.indices {
         try pull(index)
         #expect(documents[index] == subscribers[index].1.document(of: state), "seed \(seed), subscriber \(index)")
+      }
+    }
+  }
+
+  @Test("§6 many distinct widths: the scene's documents stay under layoutCacheBytes, and evicted widths stay exact")
+  func cacheIsBounded() async throws {
+    let limit = 8 * 1024
+    let scene = try await Self.scene { $0.layoutCacheBytes = limit }
+    var subscribers: [(TestSubscriber, DocumentView, JSONValue)] = []
+    for index in 0..<60 {
+      let view = Self.width(Double(300 + index))
+      let s = TestSubscriber(id: UInt64(index + 1))
+      try await scene.subscribe(s.subscriber, view: view, sinceVersion: nil)
+      subscribers.append((s, view, try s.pull()[0]["document"]!))
+      let (held, bound) = await scene.layoutCacheBytes()
+      #expect(held <= bound, "after \(index + 1) widths: \(held) bytes held")
+    }
+    #expect(await scene.liveViews() < 60, "some widths were evicted")
+    for round in 0..<4 {
+      try await scene.commit(Sample.request([Sample.title("root", String(repeating: "w", count: round * 40))]))
+      let state = await scene.snapshot().state
+      for index in subscribers.indices {
+        subscribers[index].2 = try FanoutTests.apply(try subscribers[index].0.pull(), to: subscribers[index].2)
+        #expect(subscribers[index].2 == subscribers[index].1.document(of: state), "round \(round), width \(index)")
+        let (held, bound) = await scene.layoutCacheBytes()
+        #expect(held <= bound, "round \(round): \(held) bytes held")
       }
     }
   }
