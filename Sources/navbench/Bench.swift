@@ -16,6 +16,8 @@ struct BenchSettings {
   var fanOutMessages = 20_000
   /// Subscribers on one channel for the large fan-out (0 skips it).
   var manySubscribers = 10_000
+  /// `widths`: subscribers of each half (one width shared, a width each).
+  var widthSubscribers = 400
   var manyRounds = 20
   /// Frames of close to `largeFrameBytes` one client streams in the large-frame run (0 skips it).
   var largeFrames = 100
@@ -35,7 +37,7 @@ struct BenchSettings {
 /// (`many` early, so its memory per subscriber is not hidden by heap that
 /// earlier scenarios left free).
 enum Scenario: String, CaseIterable {
-  case idle, many, roundtrip, pipelined, delivery, fanout, ops, large, memory
+  case idle, many, roundtrip, pipelined, delivery, fanout, ops, widths, large, memory
 }
 
 /// One run of the scenarios against one server.
@@ -61,6 +63,7 @@ struct Bench {
       case .delivery: for count in settings.deliveryCounts { try delivery(subscribers: count) }
       case .fanout: for count in settings.fanOutCounts { try fanOut(subscribers: count) }
       case .ops: for kind in settings.opKinds { try opRows(kind) }
+      case .widths: if settings.widthSubscribers > 1, let navd = target as? NavdTarget { try widths(navd) }
       case .many: if settings.manySubscribers > 0 { try manySubscribers() }
       case .large: if settings.largeFrames > 0 { try largeFrames() }
       case .memory: if settings.memoryMutations > 0 { try memoryGrowth() }

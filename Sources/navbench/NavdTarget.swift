@@ -73,7 +73,10 @@ struct NavdTarget: PubSubTarget {
     }
   }
 
-  func subscribeFrame(channel: String) -> [UInt8] {
+  func subscribeFrame(channel: String) -> [UInt8] { subscribeFrame(channel: channel, width: width) }
+
+  /// A subscribe to `channel`'s layout at `width`.
+  func subscribeFrame(channel: String, width: Int) -> [UInt8] {
     Self.call(.subscribe, #"{"scene":"\#(channel)","width":\#(width)}"#)
   }
 

@@ -59,6 +59,10 @@ struct Options {
                   subscribers at width 768): round trip, delivery to the last of each of
                   --ops-subscribers, pipelined fan-out to each of --ops-fanout, server CPU
                   per round trip and per delivered update (Redis: PUBLISH of the same bytes)
+      widths      navd only: --widths subscribers that all read at one width, then as many
+                  each at its own width, on the ops scene (a right bar button item's title
+                  per publish), closed loop: server CPU per publish for both and the ratio,
+                  and the server's RSS per distinct width (settled)
       large       one client streams --large-frames publishes of close to 1 MiB (4 in flight):
                   another client's round trips meanwhile (p50, p99, max), frames per second,
                   server CPU per frame
@@ -84,6 +88,7 @@ struct Options {
       --ops-subscribers LIST   ops: delivery subscriber counts (default 1,64,256)
       --ops-fanout LIST        ops: fan-out subscriber counts (default 64)
       --many N                 many: subscribers (default 10000)
+      --widths N               widths: subscribers of each half (default 400; 0 or 1: skip)
       --many-rounds N          many: publishes timed (default 20)
       --large-frames N         large: frames streamed (default 100; 0 skips)
       --memory-mutations N     memory: publishes (default 1000000)
@@ -204,6 +209,7 @@ struct Options {
       case "--ops-subscribers": options.settings.opDeliveryCounts = try counts(argument)
       case "--ops-fanout": options.settings.opFanOutCounts = try counts(argument)
       case "--many": options.settings.manySubscribers = try count(argument, allowZero: true)
+      case "--widths": options.settings.widthSubscribers = try count(argument, allowZero: true)
       case "--many-rounds": options.settings.manyRounds = try count(argument)
       case "--large-frames": options.settings.largeFrames = try count(argument, allowZero: true)
       case "--memory-mutations": options.settings.memoryMutations = try count(argument, allowZero: true)

@@ -18,18 +18,21 @@ final class SubscriberSet {
   }
 
   /// Subscribes `count` connections, `batch` at a time (all calls sent, then all first replies read).
-  init(target: any PubSubTarget, channel: String, count: Int, batch: Int = 256) throws {
+  /// `frame`: the subscribe frame of the `i`th subscriber (default: the target's, for all).
+  init(
+    target: any PubSubTarget, channel: String, count: Int, batch: Int = 256, frame: ((Int) -> [UInt8])? = nil
+  ) throws {
     self.target = target
     poller = try Poller()
     connections.reserveCapacity(count)
-    let frame = target.subscribeFrame(channel: channel)
+    let shared = target.subscribeFrame(channel: channel)
     while connections.count < count {
       var opening: [BenchConnection] = []
       do {
         for _ in 0..<min(batch, count - connections.count) {
           let connection = try target.connect()
           connection.setTimeout(milliseconds: 10_000)
-          try connection.send(frame)
+          try connection.send(frame?(connections.count + opening.count) ?? shared)
           opening.append(connection)
         }
         for connection in opening {
