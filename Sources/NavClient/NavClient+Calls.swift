@@ -74,8 +74,9 @@ extension NavClient {
   /// as the stream's frames (`ExportFrame`: a scene's header, its state's JSON text in pieces,
   /// then the end).
   public func export(scenes: [String]? = nil) -> Replies {
-    replies(
-      method: ExportCall.method.qualifiedName, parameters: ExportCall(scenes: scenes).parameters.objectValue ?? [:])
+    Replies(
+      call: ExportCall(scenes: scenes).varlinkCall, socketPath: socketPath, connectTimeout: timeout, backoff: backoff,
+      follow: .never)
   }
 
   /// `Activate`: a front end activates a shown, enabled bar button item (as drawn with `metrics`).
