@@ -79,6 +79,36 @@ extension NavClient {
       follow: .never)
   }
 
+  /// `Import`: one piece of a scene's state document (JSON text from `offset`); the call with
+  /// `last` replaces the scene by the whole document at `version` in a new epoch. Not retried
+  /// after a dropped connection: navd keeps the pieces per connection, so the scene starts
+  /// again at offset 0.
+  public func importScene(
+    _ scene: String, version: UInt64, offset: Int, text: String, last: Bool
+  ) async throws -> ImportReply {
+    try await perform(
+      ImportCall(scene: scene, version: version, offset: offset, text: text, last: last), retryOnDrop: false)
+  }
+
+  /// `Import` of a whole scene: its state document's JSON text in pieces of at most
+  /// `ExportFrame.chunkBytes`, cut on character boundaries; the last reply (epoch, version,
+  /// created).
+  public func importScene(_ scene: String, version: UInt64, stateText: [UInt8]) async throws -> ImportReply {
+    let pieces = ExportFrame.frames(name: scene, epoch: "", version: version, stateText: stateText).compactMap {
+      frame -> String? in
+      guard case .state(let text) = frame else { return nil }
+      return text
+    }
+    var offset = 0
+    var reply = ImportReply(received: 0)
+    for (index, text) in (pieces.isEmpty ? [""] : pieces).enumerated() {
+      reply = try await importScene(
+        scene, version: version, offset: offset, text: text, last: index == max(pieces.count, 1) - 1)
+      offset = reply.received
+    }
+    return reply
+  }
+
   /// `Activate`: a front end activates a shown, enabled bar button item (as drawn with `metrics`).
   ///
   /// `item: "@back"` activates the back button, which pops the top item as a mutation of this

@@ -172,7 +172,7 @@ public final class Engine: Sendable {
   /// A slot that subscribers wait for is the one the mutation creates, so
   /// they follow the scene from its first version. A new name counts toward the
   /// requester's share (`SceneRequester.refusal`).
-  private func enter(_ name: String, requester: SceneRequester?) throws(NavError) -> (
+  func enter(_ name: String, requester: SceneRequester?) throws(NavError) -> (
     scene: SceneEngine, creating: Bool
   ) {
     try Validation(limits: configuration.limits).id(name, field: "scene")

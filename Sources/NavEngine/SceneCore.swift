@@ -49,6 +49,9 @@ struct SceneCore {
   /// Set by `SceneEngine.delete`: this history has ended; every mutation planned from now on
   /// is refused (`deletedWhileQueued`).
   var deleted = false
+  /// Set with `deleted` by `SceneEngine.replace`: the history ended for an imported one
+  /// (`replacedWhileQueued`).
+  var replaced = false
   /// What the scene counted since it started (`GetStatistics`): plain additions as it plans,
   /// installs and publishes.
   var counters = SceneCounters()

@@ -62,7 +62,13 @@ extension SceneCore {
   /// What a mutation planned after a deletion of its scene is answered: nothing was applied,
   /// and a retry goes to the scene's next history (a new epoch).
   var deletedWhileQueued: NavError {
-    NavError(
+    if replaced {
+      return NavError(
+        .conflict,
+        "scene \"\(name)\" was replaced (Import) while this mutation was queued; nothing was applied; "
+          + "a retry applies to the imported state", field: "scene", value: name)
+    }
+    return NavError(
       .conflict,
       "scene \"\(name)\" was deleted (DeleteScene) while this mutation was queued; nothing was applied; "
         + "a retry creates the scene anew", field: "scene", value: name)

@@ -48,15 +48,7 @@ extension SceneCore {
     epoch: String?
   ) -> Bool {
     let view = channel.view
-    let snapshot =
-      group.snapshot
-      ?? {
-        let parameters = subscriber.encodeParameters(
-          .snapshot(version: version, epoch: self.epoch, view: view, document: group.current.document))
-        return (subscriber.framed(parameters), parameters.count)
-      }()
-    group.snapshot = snapshot
-    group.documentBytes = snapshot.documentBytes
+    let snapshot = snapshot(of: &group, view: view, for: subscriber)
     var first = [snapshot.frame]
     if let since = sinceVersion, epoch == nil || epoch == self.epoch, since <= version, log.holds(since),
       resumeCost(since: since, documentBytes: snapshot.documentBytes) <= configuration.resumeBudgetBytes
@@ -66,6 +58,23 @@ extension SceneCore {
     guard subscriber.subscribed(first: first, base: group.current, channel: channel) else { return false }
     group.subscribers.add(subscriber)
     return true
+  }
+
+  /// The view's snapshot frame at the current version, encoded once per version (by the
+  /// first subscriber that needs it) and kept in the group for the others.
+  func snapshot(of group: inout SubscriptionGroup, view: DocumentView, for subscriber: Subscriber) -> (
+    frame: [UInt8], documentBytes: Int
+  ) {
+    let snapshot =
+      group.snapshot
+      ?? {
+        let parameters = subscriber.encodeParameters(
+          .snapshot(version: version, epoch: self.epoch, view: view, document: group.current.document))
+        return (subscriber.framed(parameters), parameters.count)
+      }()
+    group.snapshot = snapshot
+    group.documentBytes = snapshot.documentBytes
+    return snapshot
   }
 
   /// What resuming from `since` costs, in bytes of documents built and

@@ -104,6 +104,10 @@ extension Subscriber {
     perform(queue.withLock { $0.subscribed(first: first, base: base, channel: channel) })
   }
 
+  func restarted(first: [UInt8], base: VersionedDocument) -> Bool {
+    perform(queue.withLock { $0.restarted(first: first, base: base) })
+  }
+
   func watching(scene: String, first: [UInt8]) -> Bool {
     perform(queue.withLock { $0.watching(scene: scene, first: first) })
   }

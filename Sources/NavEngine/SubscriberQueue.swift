@@ -189,6 +189,22 @@ extension SubscriberQueue {
     return first.isEmpty ? .none : .wake
   }
 
+  /// The scene's history was replaced (`Import`): `first`, the new history's snapshot, follows
+  /// what is queued and is never dropped; it leads the client to `base`. A coalescing
+  /// subscriber's skipped updates of the old history are not sent: the snapshot replaces them.
+  mutating func restarted(first: [UInt8], base: VersionedDocument) -> Action {
+    guard phase == .open else { return notOpen }
+    if pending.coalescing { pending.tail = Chunks() }
+    pending.head.append(pending.tail.take())
+    pending.head.append(first)
+    pending.base = nil
+    pending.newest = nil
+    pending.coalescing = false
+    pending.updatesPending = false
+    pending.version = base.version
+    return .wake
+  }
+
   /// The engine registered a watcher: `first` tells the client its watch is active.
   mutating func watching(scene: String, first: [UInt8]) -> Action {
     guard phase == .idle else { return notOpen }

@@ -132,9 +132,15 @@ public protocol CallHandler: Sendable {
   /// loop's, so a large message's decoding does not hold the other connections up; a
   /// smaller call goes to `handle` as it is. Must not touch the handler's state.
   func prepare(_ call: inout VarlinkCall)
+
+  /// The connection `connectionID` closed (its peer left, or navd closed or handed it over):
+  /// the handler lets go of what it kept for it across calls. Called on the event-loop thread.
+  func connectionClosed(_ connectionID: UInt64)
 }
 
 extension CallHandler {
   /// By default nothing is decoded ahead: `handle` does it all.
   public func prepare(_ call: inout VarlinkCall) {}
+  /// By default nothing is kept across calls.
+  public func connectionClosed(_ connectionID: UInt64) {}
 }

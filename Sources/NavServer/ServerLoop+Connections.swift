@@ -270,6 +270,7 @@ extension ServerLoop {
   /// Closes the socket, forgets the connection and logs the reason once.
   func close(_ connection: Connection, reason: CloseReason) {
     guard connections.removeValue(forKey: connection.id) != nil else { return }
+    handler.connectionClosed(connection.id)
     connection.attached = false
     if connection.registered { try? epoll.remove(connection.fd) }
     connection.registered = false

@@ -59,6 +59,7 @@ extension ServerLoop {
   /// Forgets a carried connection without closing its socket.
   private func release(_ connection: Connection) {
     guard connections.removeValue(forKey: connection.id) != nil else { return }
+    handler.connectionClosed(connection.id)
     connection.attached = false
     if connection.registered { try? epoll.remove(connection.fd) }
     connection.registered = false

@@ -213,6 +213,25 @@ public let navdInterfaceDefinition = #"""
   # Needs the write right on the scene (PROTOCOL.md §3 DeleteScene).
   method DeleteScene(scene: string, ifVersion: ?int) -> (version: int, epoch: string)
 
+  # Imports one scene from an export (STORAGE.md §5), online: the scene's state
+  # document as JSON text, in pieces, one call each, on one connection. offset
+  # is where text starts in the document (bytes of UTF-8; 0 starts the scene
+  # afresh, and must follow what this connection sent before, else
+  # InvalidMutation field "offset"); each reply says how many bytes navd holds
+  # (received). The call with last: true checks the whole document against
+  # every rule a mutation is held to and replaces the scene by it at version,
+  # in a new epoch, durably, before it answers with epoch, version and created;
+  # every subscriber of the scene gets a snapshot. A refused document changes
+  # nothing and the error names the scene, the path and the rule. A scene's
+  # document may hold at most 8 MiB (LimitExceeded importSceneBytes). Needs the
+  # admin right (PROTOCOL.md §3 Import).
+  method Import(scene: string, version: int, offset: int, text: string, last: bool) -> (
+    received: int,
+    epoch: ?string,
+    version: ?int,
+    created: ?bool
+  )
+
   # A front end activates a shown, enabled bar button item (with the layout
   # metrics it drew); its action goes to every WatchActions caller of the scene.
   # item "@back" activates the back button: it pops the top item (expectTop,

@@ -26,12 +26,17 @@ public final class NavdService: CallHandler {
   let streams = StreamGrants()
   /// Every open stream, for ending a deleted scene's.
   let sceneStreams = SceneStreams()
+  /// The scene documents connections are importing, piece by piece (`Import`).
+  let importStaging: ImportStaging
 
   /// `access` defaults to navd's safe default: only this process's uid and root.
-  /// `executor` (the server's `EventLoopExecutor`) runs the calls' tasks.
+  /// `executor` (the server's `EventLoopExecutor`) runs the calls' tasks. `importSceneBytes`
+  /// bounds each scene document an `Import` holds while it arrives.
   public init(
-    engine: Engine, access: AccessControl = AccessControl(ownerUID: getuid()), executor: (any TaskExecutor)? = nil
+    engine: Engine, access: AccessControl = AccessControl(ownerUID: getuid()), executor: (any TaskExecutor)? = nil,
+    importSceneBytes: Int = NavdService.defaultImportSceneBytes
   ) {
+    self.importStaging = ImportStaging(sceneBytes: importSceneBytes)
     self.engine = engine
     self.executor = executor
     self.startedAt = Engine.monotonicSeconds()
@@ -80,11 +85,18 @@ public final class NavdService: CallHandler {
       case .deleteScene: deleteScene(try DeleteSceneCall(parameters: parameters), context)
       case .getStatistics: getStatistics(try GetStatisticsCall(parameters: parameters), context)
       case .export: export(try ExportCall(parameters: parameters), more: call.more, context)
+      case .importScene: try importScene(ImportCall(parameters: parameters), context)
       }
     } catch {
       context.fail(error)
     }
   }
+
+  /// The default bound on one scene document an `Import` holds while it arrives (bytes).
+  public static let defaultImportSceneBytes = ImportStaging.defaultSceneBytes
+
+  /// A connection closed: the scene document it was importing, if any, goes.
+  public func connectionClosed(_ connectionID: UInt64) { importStaging.drop(connection: connectionID) }
 
   /// Decodes a large `Mutate`'s parameters ahead (`CallHandler.prepare`), off the loop:
   /// the ops of a frame of up to 1 MiB are read there. Every other call is left as it is.
@@ -304,7 +316,7 @@ public final class NavdService: CallHandler {
 
   /// Whose scene quotas a call counts toward: its peer's uid, exempt when the policy
   /// trusts it (root, navd's own uid).
-  private func requester(_ context: any CallContext) -> SceneRequester {
+  func requester(_ context: any CallContext) -> SceneRequester {
     let uid = context.peer.uid
     return SceneRequester(uid: uid, exempt: access.control.policy.isTrusted(context.peer.accessPeer))
   }

@@ -55,6 +55,7 @@ extension NavMethod {
     case .deleteScene: NavMethodDescriptor(DeleteSceneCall.self, .write, .scene)
     case .getStatistics: NavMethodDescriptor(GetStatisticsCall.self, .admin, .server)
     case .export: NavMethodDescriptor(ExportCall.self, .read, .someScene, streams: true)
+    case .importScene: NavMethodDescriptor(ImportCall.self, .admin, .server)
     }
   }
 }

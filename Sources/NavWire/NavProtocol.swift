@@ -28,6 +28,7 @@ public enum NavMethod: String, Sendable, CaseIterable {
   case deleteScene = "DeleteScene"
   case getStatistics = "GetStatistics"
   case export = "Export"
+  case importScene = "Import"
 
   /// `io.navd.<name>`.
   public var qualifiedName: String { "\(NavProtocol.interface).\(rawValue)" }

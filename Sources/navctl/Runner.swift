@@ -58,7 +58,15 @@ struct Runner {
       if directory == nil, let online = await exportOnline(scene: only) { return online }
       return StateFiles.export(stateDirectory: directory, scene: options.sceneGiven ? options.scene : nil)
     case .importState(let directory, let source):
-      return StateFiles.importArchive(stateDirectory: directory, source: source)
+      let text: String
+      do {
+        text = try Self.read(source, command: "import")
+      } catch let error as UsageError {
+        Terminal.writeError(error.report)
+        return .usage
+      }
+      if directory == nil, let online = await importOnline(text) { return online }
+      return StateFiles.importArchive(stateDirectory: directory, text: text)
     case .listIds:
       Terminal.write(ReplyPresenter.present(invocation, reply: stateReply, style: style).stdout)
       return .success

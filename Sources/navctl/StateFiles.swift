@@ -62,9 +62,9 @@ enum StateFiles {
   }
 
   /// Writes the scenes of an export into the database, holding navd's lock so navd cannot start meanwhile.
-  static func importArchive(stateDirectory: String?, source: ApplySource) -> ExitCode {
+  static func importArchive(stateDirectory: String?, text: String) -> ExitCode {
     do {
-      let archive = try SceneArchive(json: try JSONParser.parse(try Runner.read(source, command: "import")))
+      let archive = try SceneArchive(json: try JSONParser.parse(text))
       guard let directory = directory(stateDirectory, command: "import") else { return .refused }
       let owner = try DirectoryOwner.adopt(directory)
       try prepare(directory, owner: owner)

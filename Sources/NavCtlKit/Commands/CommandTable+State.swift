@@ -28,17 +28,23 @@ extension CommandTable {
       ],
       build: { args in .exportState(stateDirectory: args.value("--state-dir")) }),
     CommandSpec(
-      "import", "Load scenes from an export into navd's database (stop navd first)", group: .state,
+      "import", "Load scenes from an export into the running navd, or into its database", group: .state,
       positionals: [PositionalSpec("FILE", .required, "a file written by navctl export; - for stdin", hint: .file)],
       options: [stateDirectoryOption],
       example: "import --state-dir /var/lib/navd navd-backup.json",
       notes: [
-        "Each scene in FILE replaces the saved scene of the same name (its state at its version and epoch; "
-          + "no history before it); other saved scenes stay. All or nothing. Refused while navd runs on the "
+        "Without --state-dir, navctl sends each scene to the running navd (Import, PROTOCOL.md §3; needs the "
+          + "admin right): navd checks it, replaces the scene at the file's version in a new epoch, stores it "
+          + "and sends its subscribers a snapshot, scene by scene, while it serves. The whole file is checked "
+          + "first; a scene navd refuses changes nothing (the scenes before it stay imported). When navd "
+          + "cannot be reached it writes the default state directory instead, as with --state-dir.",
+        "With --state-dir (navd stopped): each scene in FILE replaces the saved scene of the same name (its "
+          + "state at its version, in a new epoch; no history before it); other saved scenes stay. All or "
+          + "nothing. Refused while navd runs on the "
           + "state directory: it holds navd.lock. Without --state-dir the default directory must exist "
           + "(navctl never creates a state directory it was not given). Files it creates are mode 0600; "
           + "run as root on a directory owned by another user (the system service's /var/lib/navd, owned by "
-          + "navd), it acts as that user, so what it writes belongs to the directory's owner and group."
+          + "navd), it acts as that user, so what it writes belongs to the directory's owner and group.",
       ],
       build: { args in
         let file = args.positional("FILE") ?? "-"

@@ -1,0 +1,61 @@
+import NavModel
+import NavWire
+import Synchronization
+
+/// The pieces of the scene document each connection is importing (`Import`, PROTOCOL.md §3):
+/// one scene per connection, at most `sceneBytes` bytes of it, dropped when the document
+/// is imported, started afresh, or its connection closes.
+final class ImportStaging: Sendable {
+  /// The default bound on one scene's document, in bytes of JSON text.
+  static let defaultSceneBytes = 8 << 20
+
+  /// One connection's scene so far.
+  struct Staged {
+    var scene: String
+    var version: UInt64
+    var text: [UInt8]
+  }
+
+  /// The bound on one scene's document.
+  let sceneBytes: Int
+  private let staged = Mutex<[UInt64: Staged]>([:])
+
+  init(sceneBytes: Int) { self.sceneBytes = sceneBytes }
+
+  /// Adds `call`'s piece to its connection's document; the whole document once `call.last`
+  /// (and the connection holds nothing more). An `offset` other than what was received, or
+  /// a document past `sceneBytes`, is refused and drops what the connection held.
+  func add(_ call: ImportCall, connection: UInt64) throws(CallError) -> (received: Int, document: Staged?) {
+    try staged.withLock { staged throws(CallError) in
+      var current = staged.removeValue(forKey: connection)
+      if call.offset == 0 { current = Staged(scene: call.scene, version: call.version, text: []) }
+      guard var document = current, document.scene == call.scene, document.version == call.version,
+        document.text.count == call.offset
+      else {
+        throw .rejected(
+          NavError(
+            .invalidMutation,
+            "Import of scene \"\(call.scene)\": offset \(call.offset) does not continue this connection's document "
+              + "(\(current.map { "\($0.text.count) bytes of scene \"\($0.scene)\" at version \($0.version)" } ?? "none"))"
+              + "; start the scene again at offset 0", field: "offset", value: "\(call.offset)"))
+      }
+      let bytes = call.text.utf8
+      guard document.text.count + bytes.count <= sceneBytes else {
+        throw .rejected(
+          NavError(
+            .limitExceeded,
+            "Import of scene \"\(call.scene)\": the state document is over \(sceneBytes) bytes; nothing changed",
+            field: "text", value: "\(document.text.count + bytes.count)", limit: "importSceneBytes", max: sceneBytes))
+      }
+      document.text.append(contentsOf: bytes)
+      guard call.last else {
+        staged[connection] = document
+        return (document.text.count, nil)
+      }
+      return (document.text.count, document)
+    }
+  }
+
+  /// The connection closed: what it held goes.
+  func drop(connection: UInt64) { _ = staged.withLock { $0.removeValue(forKey: connection) } }
+}

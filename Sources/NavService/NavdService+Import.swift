@@ -1,0 +1,60 @@
+import NavEngine
+import NavModel
+import NavServer
+import NavWire
+
+/// `Import` (PROTOCOL.md §3): a scene's state document arrives in pieces, one call each, on
+/// one connection (`ImportStaging`); the last piece's call parses it, checks it against every
+/// rule a mutation is held to (`SceneState.validated`) and replaces the scene in a new epoch,
+/// durably, before it answers. A refused document changes nothing.
+extension NavdService {
+  func importScene(_ call: ImportCall, _ context: any CallContext) throws(CallError) {
+    let added = try importStaging.add(call, connection: context.connectionID)
+    guard let document = added.document else {
+      context.reply(ImportReply(received: added.received))
+      return
+    }
+    let state: SceneState
+    do throws(NavError) {
+      state = try Self.importedState(document, limits: engine.configuration.limits)
+    } catch {
+      throw .rejected(error)
+    }
+    let engine = engine
+    let requester = requester(context)
+    run {
+      switch await engine.importScene(
+        document.scene, state: state, version: document.version, requester: requester)
+      {
+      case .success(let imported):
+        context.reply(
+          ImportReply(
+            received: added.received, epoch: imported.epoch, version: imported.version, created: imported.created))
+      case .failure(let error): context.fail(error.errorName, error.parameters)
+      }
+    }
+  }
+
+  /// The document's state, checked; a refusal names the scene, the path into the document
+  /// (under `state`) and the rule.
+  private static func importedState(_ document: ImportStaging.Staged, limits: ModelLimits) throws(NavError)
+    -> SceneState
+  {
+    func named(_ error: NavError) -> NavError {
+      var error = error
+      error.message = "scene \"\(document.scene)\": \(error.message); nothing changed"
+      return error
+    }
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(document.text)
+    } catch {
+      throw named(NavError(.invalidMutation, "the state document is not JSON: \(error)", field: "state"))
+    }
+    do throws(NavError) {
+      return try SceneState(json: json, path: "state").validated(limits: limits, path: "state")
+    } catch {
+      throw named(error)
+    }
+  }
+}
