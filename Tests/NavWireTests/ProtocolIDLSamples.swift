@@ -31,6 +31,7 @@ enum ProtocolIDLSamples {
       ]
     case .export: [ExportCall(), ExportCall(scenes: ["main"])]
     case .deleteScene: [DeleteSceneCall(scene: "main"), DeleteSceneCall(scene: "main", ifVersion: 4)]
+    case .importScene: [ImportCall(scene: "main", version: 3, offset: 0, text: "{}", last: true)]
     case .activate:
       [
         ActivateCall(scene: "main", item: "save"),
@@ -76,6 +77,8 @@ enum ProtocolIDLSamples {
         ExportFrame.end(scenes: 1),
       ]
     case .deleteScene: [DeletedScene(version: 3, epoch: "e1")]
+    case .importScene:
+      [ImportReply(received: 2), ImportReply(received: 2, epoch: "e1", version: 3, created: true)]
     case .activate:
       [ActivationResult(action: "save", watchers: 1), ActivationResult(action: nil, watchers: 0, version: 3)]
     case .watchActions:
