@@ -26,10 +26,11 @@ struct MethodDescriptorTests {
   func rights() {
     let byRight = Dictionary(grouping: NavMethod.allCases, by: \.descriptor.right)
     #expect(byRight[.write] == [.mutate, .activate, .deleteScene])
-    #expect(byRight[.admin] == [.getStatistics])
+    #expect(byRight[.admin] == [.getStatistics, .importScene])
     #expect(
       byRight[.read] == [.getServerInfo, .listScenes, .getState, .getLayout, .subscribe, .watchActions, .export])
     #expect(NavMethod.getStatistics.descriptor.scope == .server)
+    #expect(NavMethod.importScene.descriptor.scope == .server)
     #expect(NavMethod.getServerInfo.descriptor.scope == .anyRight)
   }
 }
