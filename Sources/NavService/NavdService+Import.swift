@@ -30,7 +30,7 @@ extension NavdService {
         context.reply(
           ImportReply(
             received: added.received, epoch: imported.epoch, version: imported.version, created: imported.created))
-      case .failure(let error): context.fail(error.errorName, error.parameters)
+      case .failure(let error): context.fail(error)
       }
     }
   }
