@@ -75,7 +75,7 @@ extension SceneCore {
     channel.bringUpToDate()
     let added = channel.withGroup { group in
       let snapshot = snapshot(of: &group, view: view, for: subscriber)
-      guard subscriber.restarted(first: snapshot.frame, base: group.current) else { return false }
+      guard subscriber.restarted(first: snapshot.frame, base: group.current, channel: channel) else { return false }
       group.subscribers.add(subscriber)
       return true
     }

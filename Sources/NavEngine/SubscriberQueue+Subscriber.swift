@@ -104,8 +104,8 @@ extension Subscriber {
     perform(queue.withLock { $0.subscribed(first: first, base: base, channel: channel) })
   }
 
-  func restarted(first: [UInt8], base: VersionedDocument) -> Bool {
-    perform(queue.withLock { $0.restarted(first: first, base: base) })
+  func restarted(first: [UInt8], base: VersionedDocument, channel: ViewChannel) -> Bool {
+    perform(queue.withLock { $0.restarted(first: first, base: base, channel: channel) })
   }
 
   func watching(scene: String, first: [UInt8]) -> Bool {

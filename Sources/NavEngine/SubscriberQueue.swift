@@ -192,8 +192,10 @@ extension SubscriberQueue {
   /// The scene's history was replaced (`Import`): `first`, the new history's snapshot, follows
   /// what is queued and is never dropped; it leads the client to `base`. A coalescing
   /// subscriber's skipped updates of the old history are not sent: the snapshot replaces them.
-  mutating func restarted(first: [UInt8], base: VersionedDocument) -> Action {
+  /// From now on the stream follows the new history's `channel`.
+  mutating func restarted(first: [UInt8], base: VersionedDocument, channel: ViewChannel) -> Action {
     guard phase == .open else { return notOpen }
+    self.channel = channel
     if pending.coalescing { pending.tail = Chunks() }
     pending.head.append(pending.tail.take())
     pending.head.append(first)
