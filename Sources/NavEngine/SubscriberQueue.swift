@@ -226,6 +226,8 @@ extension SubscriberQueue {
     coalesced: Bool = false
   ) -> Action {
     guard phase == .open else { return notOpen }
+    // Marked by `stalePublished`, which woke it: it pulls anyway, so it is not woken again.
+    let woken = stale
     stale = false
     if coalesced { coalescedCount += 1 }
     pending.version = to.version
@@ -241,11 +243,11 @@ extension SubscriberQueue {
     if pending.bytes + update.count > limit {
       if !pending.updatesPending { pending.base = from }
       coalesce(to: to)
-      return .wake
+      return woken ? .none : .wake
     }
     pending.updatesPending = true
     pending.tail.append(update)
-    return .wake
+    return woken ? .none : .wake
   }
 
   /// The view committed spans it will compute when a subscriber pulls: this one is woken
