@@ -223,7 +223,8 @@ public let navdInterfaceDefinition = #"""
   # in a new epoch, durably, before it answers with epoch, version and created;
   # every subscriber of the scene gets a snapshot. A refused document changes
   # nothing and the error names the scene, the path and the rule. A scene's
-  # document may hold at most 8 MiB (LimitExceeded importSceneBytes). Needs the
+  # document may hold at most 8 MiB (LimitExceeded importSceneBytes), all
+  # connections' documents together 32 MiB (importTotalBytes). Needs the
   # admin right (PROTOCOL.md §3 Import).
   method Import(scene: string, version: int, offset: int, text: string, last: bool) -> (
     received: int,

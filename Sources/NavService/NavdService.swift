@@ -31,12 +31,14 @@ public final class NavdService: CallHandler {
 
   /// `access` defaults to navd's safe default: only this process's uid and root.
   /// `executor` (the server's `EventLoopExecutor`) runs the calls' tasks. `importSceneBytes`
-  /// bounds each scene document an `Import` holds while it arrives.
+  /// bounds each scene document an `Import` holds while it arrives, `importTotalBytes` all
+  /// connections' documents together.
   public init(
     engine: Engine, access: AccessControl = AccessControl(ownerUID: getuid()), executor: (any TaskExecutor)? = nil,
-    importSceneBytes: Int = NavdService.defaultImportSceneBytes
+    importSceneBytes: Int = NavdService.defaultImportSceneBytes,
+    importTotalBytes: Int = NavdService.defaultImportTotalBytes
   ) {
-    self.importStaging = ImportStaging(sceneBytes: importSceneBytes)
+    self.importStaging = ImportStaging(sceneBytes: importSceneBytes, totalBytes: importTotalBytes)
     self.engine = engine
     self.executor = executor
     self.startedAt = Engine.monotonicSeconds()
@@ -94,9 +96,14 @@ public final class NavdService: CallHandler {
 
   /// The default bound on one scene document an `Import` holds while it arrives (bytes).
   public static let defaultImportSceneBytes = ImportStaging.defaultSceneBytes
+  /// The default bound on all connections' `Import` documents together, in bytes.
+  public static let defaultImportTotalBytes = ImportStaging.defaultTotalBytes
 
   /// A connection closed: the scene document it was importing, if any, goes.
   public func connectionClosed(_ connectionID: UInt64) { importStaging.drop(connection: connectionID) }
+
+  /// The bytes of `Import` documents connections hold together while they arrive.
+  public var importBytesHeld: Int { importStaging.stagedBytes }
 
   /// Decodes a large `Mutate`'s parameters ahead (`CallHandler.prepare`), off the loop:
   /// the ops of a frame of up to 1 MiB are read there. Every other call is left as it is.

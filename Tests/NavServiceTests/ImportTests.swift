@@ -124,6 +124,29 @@ struct ImportTests {
     #expect(reply["version"] == 0)
   }
 
+  @Test("R66 all connections' documents together past importTotalBytes is LimitExceeded; a closed one frees its share")
+  func totalByteLimit() async throws {
+    let text = await Self.text()
+    let size = text.utf8.count
+    let service = NavdService(engine: Engine(), importSceneBytes: size, importTotalBytes: size + size / 2)
+    let piece = String(text.utf8.prefix(size / 2 + 1))!
+    let (_, held) = await call(
+      service, "Import", ["scene": "a", "version": 1, "offset": 0, "text": .string(piece), "last": false],
+      connection: 1)
+    guard case .reply = held else { return #expect(Bool(false), "\(held)") }
+    let refused = await Self.send(service, scene: "main", version: 3, text: text, piece: size, connection: 2)
+    guard case .error(let name, let parameters) = refused else { return #expect(Bool(false), "\(refused)") }
+    #expect(name == "io.navd.LimitExceeded")
+    #expect(parameters["limit"] == "importTotalBytes")
+    #expect(parameters["max"] == .number(Double(size + size / 2)))
+    #expect(parameters["field"] == "text")
+    #expect(service.importBytesHeld == size / 2 + 1, "the refused document holds nothing")
+    service.connectionClosed(1)
+    #expect(service.importBytesHeld == 0)
+    let imported = await Self.send(service, scene: "main", version: 3, text: text, piece: size, connection: 2)
+    guard case .reply = imported else { return #expect(Bool(false), "\(imported)") }
+  }
+
   @Test("§10 Import needs the admin right: without it PermissionDenied names admin, and nothing is held")
   func needsAdmin() async throws {
     let alice = PeerCredentials(pid: 7, uid: 1001, gid: 1001)
