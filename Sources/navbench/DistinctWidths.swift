@@ -10,6 +10,8 @@ extension Bench {
     target.kind = .rightItemTitle
     var bench = Bench(target: target, settings: settings, measurements: measurements, pid: pid)
     bench.opKind = nil
+    // The halves' scenes are this run's to remove (`Bench.run`), not the inner bench's.
+    defer { for channel in bench.prepared.taken() { prepared.add(channel) } }
     let count = settings.widthSubscribers
     let deadline = Deadline(seconds: settings.memorySeconds)
     let rssStart = settledResidentMiB(deadline: deadline) { residentMiB() }
