@@ -235,8 +235,7 @@ public enum PatchApplier {
 
   /// A value for an error message, cut short so a test of a large document cannot flood a log.
   private static func excerpt(_ value: JSONValue) -> String {
-    let text = JSONWriter.string(value)
-    return text.count <= 80 ? text : String(text.prefix(77)) + "..."
+    NavError.shortened(JSONWriter.string(value))
   }
 }
 
