@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 /// The activations of a scene's bar button items, as they happen (`WatchActions`).
 ///

@@ -1,4 +1,5 @@
 import NavWire
+import Varlink
 
 /// The calls on one connection still waiting for replies, in the order they were sent.
 ///

@@ -1,4 +1,5 @@
 import NavWire
+import Varlink
 
 /// The streaming side of a connection: one `more` call whose replies are buffered until taken.
 extension ClientConnection {

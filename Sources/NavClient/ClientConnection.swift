@@ -3,6 +3,7 @@ import NavModel
 import NavSystem
 import NavWire
 import Synchronization
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 /// The client's copy of a subscribed document: applies each patch, checks that versions follow
 /// on, and asks for a resync (a fresh snapshot) when they do not or a patch does not apply.

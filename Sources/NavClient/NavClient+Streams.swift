@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 /// Subscriptions; each iteration runs on its own connection.
 extension NavClient {

@@ -1,6 +1,7 @@
 import NavModel
 import NavSystem
 import NavWire
+import Varlink
 
 /// A connection to navd: typed calls, the mutator, and document subscriptions.
 ///

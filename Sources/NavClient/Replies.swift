@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 /// The replies of any streaming call (`"more": true`), as parameter objects, until the final one.
 ///

@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 /// What a stream does with each reply: the protocol-specific half of a subscription.
 protocol StreamReducer: Sendable {

@@ -1,5 +1,5 @@
 import NavModel
-import NavWire
+import Varlink
 
 /// Who is on the other end of a connection, read once at accept (SO_PEERCRED and
 /// SO_PEERGROUPS): the identity the access policy decides on.
@@ -87,7 +87,7 @@ public protocol CallContext: Sendable {
   func reply(_ parameters: JSONValue)
   /// Sends the final reply of a typed value; the same as `reply(reply.parameters)`, but a
   /// context that writes the frame itself encodes it straight to bytes.
-  func reply<Reply: NavReply>(_ reply: Reply)
+  func reply<Reply: VarlinkReplyParameters>(_ reply: Reply)
   /// Sends the error reply `{"error": error.errorName, "parameters": error.errorParameters}`.
   func fail(_ error: some VarlinkError)
   /// Hands the call over to a streaming source (the call must have `more`).
@@ -111,7 +111,7 @@ extension CallContext {
   public var sourceHasDataSignal: @Sendable () -> Void { { self.sourceHasData() } }
 
   /// Replies with the value's parameters.
-  public func reply<Reply: NavReply>(_ reply: Reply) { self.reply(reply.parameters) }
+  public func reply<Reply: VarlinkReplyParameters>(_ reply: Reply) { self.reply(reply.parameters) }
 
   /// No server behind the context (in-memory tests): every count is zero.
   public var serverStatistics: ServerStatistics {
@@ -119,8 +119,8 @@ extension CallContext {
   }
 }
 
-/// The io.navd side of the server: receives every call not addressed to
-/// `org.varlink.service`.
+/// The service behind the server (navd: io.navd, NavService's `NavdService`): receives
+/// every call not addressed to `org.varlink.service`.
 public protocol CallHandler: Sendable {
   /// Called on the event-loop thread; must return at once (hand the work to
   /// an actor). Every call must eventually be ended through `context`.

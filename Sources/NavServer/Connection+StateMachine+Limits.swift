@@ -1,4 +1,4 @@
-import NavWire
+import Varlink
 
 extension Connection.StateMachine {
   /// The limits one connection is held to (from `ServerConfiguration`).

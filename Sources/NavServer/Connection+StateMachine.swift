@@ -1,5 +1,5 @@
 import NavModel
-import NavWire
+import Varlink
 
 extension Connection {
   /// The Varlink server side of one connection, as a pure value: no sockets, no clock.

@@ -1,4 +1,4 @@
-import NavWire
+import Varlink
 
 /// One accepted client connection, as the event loop sees it: the socket, who is on
 /// the other end, and the protocol state machine that decides what happens.

@@ -1,6 +1,6 @@
 import NavModel
-import NavWire
 import Synchronization
+import Varlink
 
 /// The `CallContext` of one dispatched call: encodes answers on the caller's thread and
 /// posts them to the event loop, which checks they belong to the call still running
@@ -14,6 +14,7 @@ final class ConnectionCallContext: CallContext {
   private let inbox: LoopInbox
   private let log: Log
   private let counters: ServerCounters
+  private let rejectionSummary: @Sendable (String, JSONValue) -> RejectionSummary
   /// Set while a `sourceHasData` message is queued, so a burst of updates posts once.
   let dataSignalPending = Atomic<Bool>(false)
   /// The connection whose stream this call's source feeds, for `sourceHasData` on the
@@ -29,9 +30,10 @@ final class ConnectionCallContext: CallContext {
 
   init(
     peer: PeerCredentials, connectionID: UInt64, serial: UInt64, oneway: Bool, method: String, inbox: LoopInbox,
-    log: Log, counters: ServerCounters
+    log: Log, counters: ServerCounters, rejectionSummary: @escaping @Sendable (String, JSONValue) -> RejectionSummary
   ) {
     self.counters = counters
+    self.rejectionSummary = rejectionSummary
     self.peer = peer
     self.connectionID = connectionID
     self.serial = serial
@@ -48,7 +50,7 @@ final class ConnectionCallContext: CallContext {
     inbox.post(.replied(connection: connectionID, serial: serial, frame: frame))
   }
 
-  func reply<Reply: NavReply>(_ reply: Reply) {
+  func reply<Reply: VarlinkReplyParameters>(_ reply: Reply) {
     let frame = oneway ? [] : VarlinkReply.encoded(reply)
     inbox.post(.replied(connection: connectionID, serial: serial, frame: frame))
   }
@@ -56,7 +58,8 @@ final class ConnectionCallContext: CallContext {
   func fail(_ error: some VarlinkError) {
     let name = error.errorName
     let parameters = error.errorParameters
-    log.callRejected(method: method, error: name, parameters: parameters, peer: peer, connection: connectionID)
+    log.callRejected(
+      method: method, error: name, summary: rejectionSummary(name, parameters), peer: peer, connection: connectionID)
     let frame = oneway ? [] : VarlinkReply.encoded(parameters: parameters, error: name)
     inbox.post(.replied(connection: connectionID, serial: serial, frame: frame))
   }
@@ -85,18 +88,17 @@ final class ConnectionCallContext: CallContext {
 }
 
 extension Log {
-  /// One line for every call answered with an error: what was asked, what was wrong, who asked.
-  func callRejected(method: String, error: String, parameters: JSONValue, peer: PeerCredentials, connection: UInt64) {
+  /// One line for every call answered with an error: what was asked, what was wrong (as the
+  /// service's `summary` says), who asked.
+  func callRejected(
+    method: String, error: String, summary: RejectionSummary, peer: PeerCredentials, connection: UInt64
+  ) {
     var fields: [(key: String, value: String)] = [("method", method), ("error", error)]
-    for key in ["field", "parameter", "value", "limit", "right", "scene"] {
-      if let value = parameters[key]?.stringValue { fields.append((key, value)) }
-    }
-    // A Conflict or a baseVersion ahead of the scene: the scene's version (journal VERSION=).
-    if let version = parameters["currentVersion"]?.numberValue { fields.append(("version", String(Int64(version)))) }
+    fields += summary.fields
     fields += [
       ("connection", String(connection)), ("pid", String(peer.pid)), ("uid", String(peer.uid)),
       ("gid", String(peer.gid)),
     ]
-    info("call rejected: \(parameters["message"]?.stringValue ?? error)", fields)
+    info("call rejected: \(summary.message)", fields)
   }
 }

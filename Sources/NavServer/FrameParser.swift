@@ -1,7 +1,7 @@
 import Dispatch
 import NavSystem
-import NavWire
 import Synchronization
+import Varlink
 
 /// The thread that parses one server's large frames (`Connection.StateMachine.Action.parse`):
 /// each is parsed into a call, prepared by the handler (`CallHandler.prepare`: its parameters

@@ -1,5 +1,5 @@
-import NavWire
 import Synchronization
+import Varlink
 
 /// What a server hands to its successor process when it stops for a restart
 /// (`VarlinkServer.stopForHandOver`): the listening socket and the connections it could

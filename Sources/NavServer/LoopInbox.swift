@@ -1,6 +1,6 @@
 import CNavSys
-import NavWire
 import Synchronization
+import Varlink
 
 /// Work handed to the event-loop thread from any thread (the engine's actors, signal
 /// handlers, `VarlinkServer.stop()`).

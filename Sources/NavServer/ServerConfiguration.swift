@@ -1,4 +1,5 @@
-import NavWire
+import NavModel
+import Varlink
 
 /// Every limit and knob of the Varlink server, with documented defaults.
 ///
@@ -143,6 +144,12 @@ public struct ServerConfiguration: Sendable {
   /// service's error (navd: `io.navd.LimitExceeded`). Default
   /// `org.varlink.service.PermissionDenied` with the message.
   public var refusal: @Sendable (ConnectionRefusal) -> [UInt8] = ConnectionRefusal.permissionDenied
+
+  /// What the call-rejected log line says of an error reply, from its name and parameters:
+  /// the service's reading of its errors (navd: `RejectionSummary.navd`). Default
+  /// `RejectionSummary.generic`, the name and every string parameter.
+  public var rejectionSummary: @Sendable (_ error: String, _ parameters: JSONValue) -> RejectionSummary =
+    RejectionSummary.generic
 
   /// Called on the loop thread with the connection id after every successful write
   /// (tests check write order and batching with it).

@@ -1,6 +1,6 @@
 import CNavSys
 import NavModel
-import NavWire
+import Varlink
 
 #if canImport(Glibc)
   import Glibc
@@ -82,7 +82,7 @@ extension ServerLoop {
   /// Sends a call where it belongs and returns the state machine's next step.
   ///
   /// Order of checks: unknown interface → `InterfaceNotFound`; `upgrade` →
-  /// `InvalidParameter(parameter: "upgrade")` (navd has no upgradable method, and any
+  /// `InvalidParameter(parameter: "upgrade")` (the server serves no upgradable method, and any
   /// non-error reply would tell the client the connection now speaks another protocol);
   /// `org.varlink.service` → answered here; everything else → the handler.
   private func route(_ call: VarlinkCall, serial: UInt64, on connection: Connection)
@@ -105,7 +105,7 @@ extension ServerLoop {
     }
     let context = ConnectionCallContext(
       peer: connection.peer, connectionID: connection.id, serial: serial, oneway: call.oneway, method: call.method,
-      inbox: inbox, log: log, counters: counters)
+      inbox: inbox, log: log, counters: counters, rejectionSummary: configuration.rejectionSummary)
     connection.context = context
     connection.handlerCall = call
     handler.handle(call, context: context)
@@ -118,7 +118,8 @@ extension ServerLoop {
     let bytes = frame()
     if let reply = try? VarlinkReply(frame: bytes.dropLast()), let error = reply.error {
       log.callRejected(
-        method: call.method, error: error, parameters: .object(reply.parameters), peer: connection.peer,
+        method: call.method, error: error,
+        summary: configuration.rejectionSummary(error, .object(reply.parameters)), peer: connection.peer,
         connection: connection.id)
     }
     return connection.machine.callReplied(serial: serial, frame: call.oneway ? [] : bytes)

@@ -1,6 +1,6 @@
 import CNavSys
 import NavModel
-import NavWire
+import Varlink
 
 /// Restarts that keep clients: the loop stops accepting, lets calls finish and output
 /// drain, then gives the listener and every connection it can carry to its caller

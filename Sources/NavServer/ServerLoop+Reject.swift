@@ -1,6 +1,6 @@
 import CNavSys
 import NavModel
-import NavWire
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,7 @@
 import CNavSys
 import NavModel
-import NavWire
 import Synchronization
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

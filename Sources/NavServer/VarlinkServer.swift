@@ -1,6 +1,7 @@
 import Dispatch
 import NavSystem
 import Synchronization
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import NavModel
-import NavWire
+import Varlink
 
 /// Answers `org.varlink.service` calls (GetInfo, GetInterfaceDescription) without
 /// leaving the event loop: both are pure lookups.

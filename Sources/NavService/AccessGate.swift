@@ -3,6 +3,7 @@ import NavModel
 import NavServer
 import NavWire
 import Synchronization
+import Varlink
 
 /// Denied calls by the right they lacked: one atomic per right, counted off the hot path
 /// (a denial is logged too).

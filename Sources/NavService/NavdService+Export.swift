@@ -2,6 +2,7 @@ import NavEngine
 import NavModel
 import NavServer
 import NavWire
+import Varlink
 
 /// `Export` (PROTOCOL.md §3): a consistent snapshot of each scene, taken on its actor while
 /// navd goes on serving, streamed one scene at a time (`ExportSource`), so navd holds at most

@@ -5,6 +5,7 @@ import NavModel
 import NavServer
 import NavWire
 import Synchronization
+import Varlink
 
 /// The io.navd interface: turns each call into engine work and its result into a reply.
 ///

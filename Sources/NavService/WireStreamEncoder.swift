@@ -1,6 +1,7 @@
 import NavEngine
 import NavModel
 import NavWire
+import Varlink
 
 /// Puts the engine's stream frames on the wire as NavWire's `SubscribeFrame`
 /// and `WatchFrame` replies, framed as every other streaming reply is

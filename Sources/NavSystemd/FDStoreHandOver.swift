@@ -2,6 +2,7 @@ import CSystemd
 import NavModel
 import NavServer
 import NavWire
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

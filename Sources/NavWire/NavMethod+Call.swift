@@ -1,3 +1,5 @@
+import Varlink
+
 extension NavMethod {
   /// The method a call names: `NavMethod(rawValue: call.methodName)`, found from the UTF-8 of
   /// `call.method` without building the name or switching over strings (~1,400 instructions

@@ -4,6 +4,7 @@ import NavEngine
 import NavServer
 import NavService
 import NavStore
+import Varlink
 
 // The wiring between the server, the store and the io.navd implementation.
 

@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

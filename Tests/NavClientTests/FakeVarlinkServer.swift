@@ -2,6 +2,7 @@ import Foundation
 import NavModel
 import NavWire
 import Synchronization
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

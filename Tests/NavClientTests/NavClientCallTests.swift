@@ -2,6 +2,7 @@ import NavModel
 import NavWire
 import Synchronization
 import Testing
+import Varlink
 
 @testable import NavClient
 

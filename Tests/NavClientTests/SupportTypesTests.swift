@@ -1,6 +1,7 @@
 import Foundation
 import NavModel
 import Testing
+import Varlink
 
 @testable import NavClient
 

@@ -3,6 +3,7 @@ import NavModel
 import NavTestSupport
 import NavWire
 import Testing
+import Varlink
 
 @testable import NavService
 

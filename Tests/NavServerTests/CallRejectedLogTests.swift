@@ -11,36 +11,31 @@ private final class RecordingSink: LogSink {
   func flush() {}
 }
 
-@Suite("The call-rejected record (navd(8), --log-target: SCENE, VERSION, CLIENT_*)")
+@Suite("The call-rejected record (navd(8), --log-target: CLIENT_*; the service's fields)")
 struct CallRejectedLogTests {
-  @Test("a rejected call's record carries the scene, the scene's version and the client")
-  func fields() {
+  @Test("a rejected call's record carries the method, the error, the service's summary and the client")
+  func fields() throws {
     let sink = RecordingSink()
     let log = Log(sink: sink)
-    let parameters = JSONValue.object([
-      "message": .string("fields changed since baseVersion 3"), "scene": .string("main"),
-      "currentVersion": .number(7),
-    ])
     log.callRejected(
-      method: "io.navd.Mutate", error: "io.navd.Conflict", parameters: parameters,
+      method: "org.example.Get", error: "org.example.Missing",
+      summary: RejectionSummary(message: "no such thing", fields: [("thing", "x")]),
       peer: PeerCredentials(pid: 42, uid: 1000, gid: 100), connection: 9)
     log.flush()
-    let record = try! #require(sink.records.withLock { $0.first })
-    let fields = Dictionary(record.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-    #expect(record.message == "call rejected: fields changed since baseVersion 3")
-    #expect(fields["scene"] == "main" && fields["version"] == "7")
-    #expect(fields["pid"] == "42" && fields["uid"] == "1000" && fields["connection"] == "9")
+    let record = try #require(sink.records.withLock { $0.first })
+    #expect(record.message == "call rejected: no such thing")
+    #expect(
+      record.fields.map(\.key) == ["method", "error", "thing", "connection", "pid", "uid", "gid"])
+    #expect(record.fields[2].value == "x" && record.fields[4].value == "42" && record.fields[3].value == "9")
   }
 
-  @Test("an error without a currentVersion gives no version field")
-  func noVersion() {
-    let sink = RecordingSink()
-    let log = Log(sink: sink)
-    log.callRejected(
-      method: "io.navd.GetState", error: "io.navd.SceneNotFound",
-      parameters: .object(["message": .string("no scene x")]), peer: PeerCredentials(pid: 1, uid: 0, gid: 0),
-      connection: 1)
-    log.flush()
-    #expect(sink.records.withLock { $0.first?.fields.contains { $0.key == "version" } } == false)
+  @Test("a generic service's summary is the error's name and its string parameters in key order")
+  func generic() {
+    let summary = RejectionSummary.generic(
+      error: "org.varlink.service.InvalidParameter",
+      parameters: ["parameter": "width", "count": 3, "interface": "org.example"])
+    #expect(summary.message == "org.varlink.service.InvalidParameter")
+    #expect(summary.fields.map(\.key) == ["interface", "parameter"])
+    #expect(summary.fields.map(\.value) == ["org.example", "width"])
   }
 }

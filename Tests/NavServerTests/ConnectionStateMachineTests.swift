@@ -1,6 +1,7 @@
 import NavModel
 import NavWire
 import Testing
+import Varlink
 
 @testable import NavServer
 

@@ -2,6 +2,7 @@ import NavModel
 import NavService
 import NavWire
 import Testing
+import Varlink
 
 @testable import NavServer
 

@@ -2,6 +2,7 @@ import Foundation
 import NavModel
 import NavWire
 import Testing
+import Varlink
 
 @testable import NavServer
 

@@ -3,6 +3,7 @@ import NavModel
 import NavWire
 import Synchronization
 import Testing
+import Varlink
 
 @testable import NavServer
 

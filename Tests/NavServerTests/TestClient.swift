@@ -2,6 +2,7 @@ import CNavSys
 import Foundation
 import NavModel
 import NavWire
+import Varlink
 
 @testable import NavServer
 

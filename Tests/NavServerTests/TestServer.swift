@@ -3,6 +3,7 @@ import NavModel
 import NavService
 import NavWire
 import Synchronization
+import Varlink
 
 @testable import NavServer
 

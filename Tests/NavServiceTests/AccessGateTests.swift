@@ -5,6 +5,7 @@ import NavModel
 import NavServer
 import NavService
 import Testing
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

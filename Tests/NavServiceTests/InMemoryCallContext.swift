@@ -2,6 +2,7 @@ import NavModel
 import NavServer
 import NavWire
 import Synchronization
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

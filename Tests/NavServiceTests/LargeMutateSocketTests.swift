@@ -1,6 +1,7 @@
 import NavModel
 import NavWire
 import Testing
+import Varlink
 
 /// PROTOCOL.md §2 "Pipelining" with `Mutate`s above the server's off-loop bound
 /// (`ServerConfiguration.offLoopParseBytes`, 64 KiB): they are parsed and decoded on

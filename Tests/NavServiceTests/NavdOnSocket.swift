@@ -6,6 +6,7 @@ import NavServer
 import NavService
 import NavWire
 import Synchronization
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

@@ -5,6 +5,7 @@ import NavServer
 import NavService
 import NavWire
 import Testing
+import Varlink
 
 @Suite("io.navd over an in-memory context")
 struct NavdServiceTests {

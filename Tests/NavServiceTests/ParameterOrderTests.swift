@@ -3,6 +3,7 @@ import NavModel
 import NavService
 import NavWire
 import Testing
+import Varlink
 
 /// PROTOCOL §3: a call's parameters are read (NavWire's typed calls) before navd looks
 /// anything up, so a bad parameter is InvalidParameter even for a scene that does not exist.

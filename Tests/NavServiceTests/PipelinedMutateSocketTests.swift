@@ -1,6 +1,7 @@
 import NavModel
 import NavWire
 import Testing
+import Varlink
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import NavTestSupport
 import NavWire
 import Testing
+import Varlink
 
 /// `NavMethod(methodOf:)`, which matches the method name's bytes, against the reference
 /// `NavMethod(rawValue: call.methodName)`, for random method strings: real names, near

@@ -1,6 +1,7 @@
 import NavModel
 import NavWire
 import Testing
+import Varlink
 
 /// Every io.navd message, encoded and decoded again, is the value it started as
 /// (PROTOCOL.md §3: the shapes of every method's parameters, replies and frames).

@@ -1,6 +1,7 @@
 import NavModel
 import NavWire
 import Testing
+import Varlink
 
 /// The wire examples of PROTOCOL.md §3 and §7 decode to the values they stand for, and
 /// bad parameters give the errors §3 and §9 name.

@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 /// Values of every io.navd message, for `ProtocolIDLTests`: for each method, calls and replies
 /// (every frame kind) that between them set every field the Swift types can send, and each

@@ -2,6 +2,7 @@ import NavModel
 import NavTestSupport
 import NavWire
 import Testing
+import Varlink
 
 /// The typed path (`VarlinkCall(frame:)` reading the envelope from the frame's bytes,
 /// `MutateCall(call:)` the parameters and ops) against the reference (`JSONParser`, then

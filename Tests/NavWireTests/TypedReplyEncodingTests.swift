@@ -2,6 +2,7 @@ import NavModel
 import NavTestSupport
 import NavWire
 import Testing
+import Varlink
 
 /// A typed reply written straight to bytes (`VarlinkReply.encoded(_:)`, Mutate's
 /// `encodeParameters(into:)`) against the reference: its `parameters` value written by

@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 /// What navctl prints on stderr when a call fails, and the exit status that goes with it.
 public enum ErrorReport {

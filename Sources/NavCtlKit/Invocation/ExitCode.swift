@@ -1,5 +1,6 @@
 import NavModel
 import NavWire
+import Varlink
 
 /// navctl's exit statuses, one per class of failure (documented in `--help`, navctl(1) and the README).
 public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {

@@ -1,28 +1,5 @@
 import NavModel
-
-/// `org.varlink.service.InvalidParameter`: a call parameter that is unknown, missing,
-/// of the wrong JSON type or out of range; `parameter` names it.
-public struct InvalidParameter: Error, VarlinkError, Hashable {
-  /// The parameter's name.
-  public var parameter: String
-
-  /// The error for `parameter`.
-  public init(parameter: String) { self.parameter = parameter }
-
-  /// The error reply's parameters.
-  public var parameters: JSONValue { ["parameter": .string(parameter)] }
-
-  /// `org.varlink.service.InvalidParameter`.
-  public var errorName: String { VarlinkServiceNames.invalidParameter }
-  /// `parameters`.
-  public var errorParameters: JSONValue { parameters }
-
-  /// Reads the error reply's parameters; nil when `parameter` is missing.
-  public init?(parameters: JSONValue) {
-    guard let name = parameters["parameter"]?.stringValue else { return nil }
-    self.parameter = name
-  }
-}
+import Varlink
 
 /// Why a call's parameters were refused: a bad parameter as such (InvalidParameter),
 /// or a value inside one that breaks a rule (a `NavError`, such as a malformed op).

@@ -1,4 +1,5 @@
 import NavModel
+import Varlink
 
 extension ConnectionRefusal {
   /// `io.navd.LimitExceeded` as navd answers a connection it turns away before

@@ -1,4 +1,5 @@
 import NavModel
+import Varlink
 
 /// io.navd's errors on the wire: `NavError.Code` ↔ `io.navd.<Name>`, and the parameters
 /// (`message`, `field`, `value`, `limit`, `max`, `opIndex`, and per error more).

@@ -1,4 +1,5 @@
 import NavModel
+import Varlink
 
 /// `DeleteScene(scene, ifVersion?)`: ends a scene's history (PROTOCOL.md §3 DeleteScene).
 public struct DeleteSceneCall: NavCall {

@@ -1,4 +1,5 @@
 import NavModel
+import Varlink
 
 extension MutateCall {
   /// The parameters `init(parameters:)` knows, in the order the typed reader numbers them.

@@ -1,4 +1,5 @@
 import NavModel
+import Varlink
 
 /// The parameters of one io.navd method, as a typed value with its codec.
 ///
@@ -16,20 +17,11 @@ public protocol NavCall: Sendable, Hashable {
   var parameters: JSONValue { get }
 }
 
-/// A reply (or stream frame) of an io.navd method, as a typed value with its codec.
-public protocol NavReply: Sendable, Hashable {
+/// A reply (or stream frame) of an io.navd method, as a typed value with its codec: the
+/// Varlink reply parameters it writes (`VarlinkReplyParameters`), and their reader.
+public protocol NavReply: VarlinkReplyParameters, Hashable {
   /// Reads a reply's parameters; a missing or mistyped field is `MalformedReply`.
   init(parameters: JSONValue) throws(MalformedReply)
-  /// The reply's parameters object.
-  var parameters: JSONValue { get }
-  /// Appends the parameters object as JSON: the bytes `JSONWriter` writes for `parameters`.
-  /// A reply sent once per call writes them without building the value first.
-  func encodeParameters(into out: inout [UInt8])
-}
-
-extension NavReply {
-  /// Writes `parameters` with `JSONWriter`.
-  public func encodeParameters(into out: inout [UInt8]) { JSONWriter.write(parameters, into: &out) }
 }
 
 extension NavCall {

@@ -1,7 +1,7 @@
 import NavModel
 import NavTestSupport
-import NavWire
 import Testing
+import Varlink
 
 @Suite("Varlink call parsing rules")
 struct VarlinkCallTests {

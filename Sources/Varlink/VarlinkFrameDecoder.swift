@@ -55,7 +55,7 @@ public struct VarlinkFrameDecoder: Sendable {
   /// Whether `nextFrame()` would return a frame.
   ///
   /// `@inlinable` (what it reads is `@usableFromInline`, and no more public than before):
-  /// the server asks before each direct write to a subscriber, and a call into NavWire
+  /// the server asks before each direct write to a subscriber, and a call into this module
   /// cost ~12 instructions per subscriber per publish (callgrind, 64 subscribers).
   @inlinable public var hasCompleteFrame: Bool { frameEndsHead < frameEnds.count }
 

@@ -1,5 +1,5 @@
-import NavServer
 import Testing
+import Varlink
 
 @Suite("An interface's name from its IDL (Varlink: `interface NAME` after comments)")
 struct InterfaceDescriptionTests {

@@ -39,25 +39,26 @@ public struct ExpectedMore: VarlinkError, Hashable {
   public var errorParameters: JSONValue { [:] }
 }
 
-/// `io.navd.ServerStopping`: the final reply of every stream, and the answer to every call still
-/// waiting, when navd stops (PROTOCOL.md "Stopping and restarting"). Sent by the daemon, not the
-/// engine, so it has no `NavError.Code`.
-public struct ServerStopping: VarlinkError, Hashable {
-  /// `io.navd.ServerStopping`.
-  public static let name = "io.navd.ServerStopping"
-  /// One sentence for a person.
-  public var message: String
-  /// Whether a new navd takes the socket over (subscribe again with `sinceVersion` and `epoch`).
-  public var restarting: Bool
+/// `org.varlink.service.InvalidParameter`: a call parameter that is unknown, missing,
+/// of the wrong JSON type or out of range; `parameter` names it.
+public struct InvalidParameter: Error, VarlinkError, Hashable {
+  /// The parameter's name.
+  public var parameter: String
 
-  /// The error navd sends when it stops (`restarting: false`) or restarts.
-  public init(message: String, restarting: Bool) {
-    self.message = message
-    self.restarting = restarting
+  /// The error for `parameter`.
+  public init(parameter: String) { self.parameter = parameter }
+
+  /// The error reply's parameters.
+  public var parameters: JSONValue { ["parameter": .string(parameter)] }
+
+  /// `org.varlink.service.InvalidParameter`.
+  public var errorName: String { VarlinkServiceNames.invalidParameter }
+  /// `parameters`.
+  public var errorParameters: JSONValue { parameters }
+
+  /// Reads the error reply's parameters; nil when `parameter` is missing.
+  public init?(parameters: JSONValue) {
+    guard let name = parameters["parameter"]?.stringValue else { return nil }
+    self.parameter = name
   }
-
-  /// `io.navd.ServerStopping`.
-  public var errorName: String { Self.name }
-  /// `{"message": …, "restarting": …}`.
-  public var errorParameters: JSONValue { ["message": .string(message), "restarting": .bool(restarting)] }
 }

@@ -1,6 +1,6 @@
 import NavTestSupport
-import NavWire
 import Testing
+import Varlink
 
 @Suite("Varlink frame decoder")
 struct VarlinkFrameDecoderTests {

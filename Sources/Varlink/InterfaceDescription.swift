@@ -1,9 +1,7 @@
-import NavWire
-
 /// A Varlink interface the server serves: its name and its IDL text, which
 /// `org.varlink.service.GetInterfaceDescription` returns verbatim (comments included).
 public struct InterfaceDescription: Sendable, Hashable {
-  /// Reverse-domain name, e.g. `io.navd`.
+  /// Reverse-domain name, e.g. `org.varlink.service`.
   public var name: String
   /// The IDL text.
   public var text: String

@@ -1,12 +1,11 @@
 import NavModel
 
-/// Why the server turns a connection away before serving it (PROTOCOL.md §2,
-/// "When navd turns a connection away"): the limit it is over, that limit's
-/// maximum, the count that passed it, and one sentence for people.
+/// Why a Varlink server turns a connection away before serving it: the limit it is
+/// over, that limit's maximum, the count that passed it, and one sentence for people.
 ///
-/// The server knows the limits; the service it serves names the error the
-/// client reads (`ServerConfiguration.refusal`): navd answers
-/// `io.navd.LimitExceeded` (`limitExceededFrame`).
+/// The server knows the limits; the service it serves names the error the client
+/// reads (NavServer's `ServerConfiguration.refusal`): navd answers
+/// `io.navd.LimitExceeded` (NavWire's `limitExceededFrame`, PROTOCOL.md §2).
 public struct ConnectionRefusal: Sendable, Hashable {
   /// The limit: `connections`, `connectionsPerUser` or `fileDescriptors`.
   public var limit: String

@@ -1,6 +1,6 @@
 import NavModel
-import NavWire
 import Testing
+import Varlink
 
 @Suite("Varlink reply encoding")
 struct VarlinkReplyTests {

@@ -80,7 +80,7 @@ public struct VarlinkReply: Sendable, Hashable {
 
   /// A final reply frame of a typed reply, its parameters written by `encodeParameters(into:)`:
   /// the same bytes as `encoded(parameters: reply.parameters)`.
-  public static func encoded(_ reply: some NavReply) -> [UInt8] {
+  public static func encoded(_ reply: some VarlinkReplyParameters) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(128)
     out.append(literal: #"{"parameters":"#)
