@@ -30,8 +30,8 @@ extension Engine {
     let old = entered.scene
     let epoch = SceneEngine.newEpoch()
     let replacement = SceneEngine(
-      name: name, state: state, version: version, epoch: epoch, configuration: configuration, store: store,
-      executor: executor, now: now)
+      name: name, state: state, version: version, epoch: epoch, snapshotStored: true, configuration: configuration,
+      store: store, executor: executor, now: now)
     let result = await old.replace(
       with: replacement, record: .imported(scene: name, epoch: epoch, version: version, state: state)
     ) {

@@ -9,8 +9,10 @@ struct SceneHistory: Sendable {
   var memory: MutationMemory
   var snapshots: SnapshotSchedule
 
-  /// A history that starts at `version` with `state`, nothing stored.
-  init(state: SceneState, version: UInt64, configuration: EngineConfiguration) {
+  /// A history that starts at `version` with `state`. `snapshotStored`: the store already holds
+  /// `state` as the snapshot at `version` (an import), so the schedule counts from it; else
+  /// nothing is stored and the first committed version carries a snapshot.
+  init(state: SceneState, version: UInt64, snapshotStored: Bool = false, configuration: EngineConfiguration) {
     self.state = state
     self.version = version
     self.log = OpLog(
@@ -18,7 +20,7 @@ struct SceneHistory: Sendable {
       version: version, state: state)
     self.memory = MutationMemory(
       capacity: configuration.rememberedMutationIds, byteLimit: configuration.rememberedMutationIdBytes)
-    self.snapshots = SnapshotSchedule()
+    self.snapshots = SnapshotSchedule(lastVersion: snapshotStored ? version : nil)
   }
 
   /// The history a store kept: the snapshot with the stored log replayed on

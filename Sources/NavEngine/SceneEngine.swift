@@ -46,14 +46,17 @@ public actor SceneEngine {
   }
 
   /// A scene at `version` with `state` and nothing stored yet: its first
-  /// committed version is stored with a snapshot.
+  /// committed version is stored with a snapshot. With `snapshotStored` (an import) the store
+  /// holds `state` at `version` already, and the snapshot schedule counts from it.
   public init(
     name: String, state: SceneState = .empty, version: UInt64 = 0, epoch: String = SceneEngine.newEpoch(),
-    configuration: EngineConfiguration, store: any SceneStore, executor: any SceneExecutor = QueueSceneExecutor(),
-    now: @escaping @Sendable () -> Double
+    snapshotStored: Bool = false, configuration: EngineConfiguration, store: any SceneStore,
+    executor: any SceneExecutor = QueueSceneExecutor(), now: @escaping @Sendable () -> Double
   ) {
     self.init(
-      name: name, epoch: epoch, history: SceneHistory(state: state, version: version, configuration: configuration),
+      name: name, epoch: epoch,
+      history: SceneHistory(
+        state: state, version: version, snapshotStored: snapshotStored, configuration: configuration),
       configuration: configuration, store: store, executor: executor, now: now)
   }
 

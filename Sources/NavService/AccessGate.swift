@@ -70,7 +70,15 @@ struct AccessGate: Sendable {
         allowed = policy.mayUseSomewhere(right, peer: peer)
       }
     }
-    if !allowed { deny(right, scene: scene, context) }
+    if !allowed {
+      if descriptor.scope == .anyRight {
+        deny(
+          right, scene: nil, context,
+          needed: "\(method.rawValue) needs any right (read or write on some scene, or admin)")
+      } else {
+        deny(right, scene: scene, context)
+      }
+    }
     return allowed
   }
 
@@ -82,13 +90,21 @@ struct AccessGate: Sendable {
     return { policy.decide(right: .read, scene: $0, peer: peer) }
   }
 
-  /// Answers the call `PermissionDenied` for `right` (on `scene`), counted and logged.
-  func deny(_ right: AccessRight, scene: String?, _ context: any CallContext) {
+  /// Answers the call `PermissionDenied` for `right` (on `scene`), counted and logged. `needed`
+  /// says what would admit a call that any of several rights admits (`right` is then the least
+  /// of them, PROTOCOL.md §9.31).
+  func deny(_ right: AccessRight, scene: String?, _ context: any CallContext, needed: String? = nil) {
     denials.count(right)
     let peer = context.peer
-    var message = "the \(right) right"
-    if let scene { message += " on scene \(scene)" }
-    message += " is not granted to uid \(peer.uid) (gid \(peer.gid)); see navd(8), ACCESS POLICY"
+    let grantee = "uid \(peer.uid) (gid \(peer.gid)); see navd(8), ACCESS POLICY"
+    var message: String
+    if let needed {
+      message = "\(needed); none is granted to \(grantee)"
+    } else {
+      message = "the \(right) right"
+      if let scene { message += " on scene \(scene)" }
+      message += " is not granted to \(grantee)"
+    }
     let denied = PermissionDenied(right: right.rawValue, scene: scene, message: message)
     context.fail(denied)
   }

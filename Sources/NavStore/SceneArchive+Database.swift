@@ -36,10 +36,13 @@ extension SceneArchive {
     var problems: [String] = readable.problem.map { [$0] } ?? []
     var names: [String]
     if let only {
-      guard (try? reader.sceneNames())?.contains(only) != false else {
+      let stored = (try? reader.sceneNames())?.contains(only)
+      // `main` always exists; never written (or deleted) it is at version 0 with nothing to
+      // export, and is left out as in a whole export (PROTOCOL.md §9.29).
+      guard stored != false || only == Engine.mainScene else {
         throw StoreError(.io, "\(path) holds no scene \"\(only)\"")
       }
-      names = [only]
+      names = stored == false ? [] : [only]
     } else {
       let (listed, listing) = reader.sceneNamesLeniently()
       names = listed

@@ -192,4 +192,17 @@ struct RestoreTests {
       #expect(record.snapshot == (await scene.log.state(at: record.version)))
     }
   }
+
+  @Test("Snapshots (PROTOCOL.md §9.26): an import's stored state starts the count, as a restart's newest snapshot does")
+  func importStartsTheSnapshotCount() async throws {
+    let store = RecordingStore()
+    let engine = Engine(configuration: Self.configuration { $0.snapshotInterval = 4 }, store: store)
+    let imported = SceneState.empty
+    _ = try await engine.importScene("s", state: imported, version: 40).get()
+    for i in 41...45 {
+      _ = try await engine.mutate(scene: "s", Sample.request([Sample.button("b\(i)")])).get()
+    }
+    let snapshotted = store.groups.flatMap { $0 }.filter { $0.scene == "s" && $0.snapshot != nil }.map(\.version)
+    #expect(snapshotted == [40, 44], "the import's record at 40, then 40 + 4; not 41 as if nothing were stored")
+  }
 }

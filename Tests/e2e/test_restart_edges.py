@@ -158,3 +158,35 @@ def test_a_client_that_does_not_read_cannot_hold_a_stop():
         assert navd.process.wait(15) == 0, navd.log()
         assert time.monotonic() - started < 5
         stuck.close()
+
+
+def big_call(size: int) -> bytes:
+    """A GetState call padded with a vendor key to about `size` bytes (§2: dotted keys are ignored)."""
+    return encode_call("io.navd.GetState", {"scene": "main"}, **{"x.pad": "p" * size})
+
+
+@pytest.mark.parametrize("state, data", [
+    ("a call cut in its first bytes", b'{"met'),
+    ("half of a 200 KB call (read beside the event loop once whole)", big_call(200_000)[:100_000]),
+    ("a whole call answered, then one cut", encode_call("io.navd.ListScenes", {}) + b'{"method":"io.navd.List'),
+])
+def test_server_stopping_reaches_a_connection_whatever_its_input(activated, state, data):
+    """PROTOCOL.md "Stopping and restarting": a connection that cannot be carried, whatever state
+    its input is in, gets its answers, then io.navd.ServerStopping with restarting: true, then EOF
+    (never a bare EOF or a reset). (A client that ends its side after a cut call is not among
+    them: navd closes such a connection at once, restart or not, as nothing more can arrive.)"""
+    navd, path = activated
+    with VarlinkConnection(path) as client:
+        client.send_raw(data)
+        if data.startswith(encode_call("io.navd.ListScenes", {})):
+            assert "scenes" in client.recv()["parameters"]  # answered before the restart
+        else:
+            with VarlinkConnection(path) as marker:  # navd has read the input: it serves in order
+                assert marker.call("io.navd.ListScenes")["scenes"]
+        navd.process.send_signal(signal.SIGUSR2)
+        assert navd.process.wait(15) == 75, navd.log()
+        reader = RawReader(client.sock)
+        reader.hurry.set()
+        frames = reader.frames()
+        assert reader.ending == "EOF", (state, reader.ending)
+        assert [stopping(f, restarting=True) for f in frames] == [True], (state, frames)

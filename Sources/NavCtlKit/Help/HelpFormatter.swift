@@ -9,7 +9,10 @@ public enum HelpFormatter {
     (
       .refused,
       "navd refused the request: a rule or a value it rejects (its error name and message are printed on "
-        + "stderr), or a request beyond navd's 1 MiB frame limit (not sent)"
+        + "stderr), or a request beyond navd's 1 MiB frame limit (not sent); or navctl refused it before sending "
+        + "anything: an import document it cannot take (not JSON, not an export, a state that breaks a rule; the "
+        + "field and rule are named), an offline import while navd holds navd.lock, a state directory that is "
+        + "missing or unsafe"
     ),
     (.usage, "usage error: unknown command or option, missing or malformed argument; nothing was sent"),
     (
