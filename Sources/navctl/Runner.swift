@@ -68,7 +68,7 @@ struct Runner {
       if directory == nil, let online = await importOnline(text) { return online }
       return StateFiles.importArchive(stateDirectory: directory, text: text)
     case .listIds:
-      Terminal.write(ReplyPresenter.present(invocation, reply: stateReply, style: style).stdout)
+      Terminal.write(try ReplyPresenter.present(invocation, reply: stateReply, style: style).stdout)
       return .success
     case .mutate(let plan):
       build = try plan.ops(for: state)
@@ -86,7 +86,8 @@ struct Runner {
     else { return .success }
     if request.more { return try await stream(request) }
     let reply = try await client.call(method: request.method, parameters: request.parameters.objectValue ?? [:])
-    let output = ReplyPresenter.present(invocation, reply: reply, style: style, columns: Terminal.columns, build: build)
+    let output = try ReplyPresenter.present(
+      invocation, reply: reply, style: style, columns: Terminal.columns, build: build)
     Terminal.write(output.stdout)
     Terminal.writeError(output.stderr)
     return .success
@@ -132,7 +133,7 @@ struct Runner {
   private func draw(columns: Int, waitForScene: Bool, _ policy: FollowPolicy) async throws {
     for try await update in updates(width: BarRenderer.layoutWidth(forColumns: columns), waitForScene, policy) {
       Terminal.write(
-        ReplyPresenter.watchFrame(
+        try ReplyPresenter.watchFrame(
           document: update.document, columns: columns, style: style, clear: Terminal.stdoutIsTerminal))
     }
   }

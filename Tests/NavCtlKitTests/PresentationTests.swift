@@ -80,10 +80,11 @@ struct PresentationTests {
       "baseVersionExpired": false, "replayed": false,
     ]
     let build = MutationBuild(ops: [], generatedIds: ["inbox"])
-    let text = ReplyPresenter.present(try Support.parse("push Inbox"), reply: reply, style: .ascii, build: build)
+    let text = try ReplyPresenter.present(try Support.parse("push Inbox"), reply: reply, style: .ascii, build: build)
     #expect(text.stdout == "inbox\n")
     #expect(text.stderr == "navctl: overwrote navigationItem/inbox/title (written at version 2, was \"Old\")\n")
-    let json = ReplyPresenter.present(try Support.parse("--json push Inbox"), reply: reply, style: .ascii, build: build)
+    let json = try ReplyPresenter.present(
+      try Support.parse("--json push Inbox"), reply: reply, style: .ascii, build: build)
     let parsed = try JSONParser.parse(json.stdout)
     #expect(parsed["generatedIds"] == ["inbox"])
     #expect(parsed["version"] == 4)
@@ -104,17 +105,18 @@ struct PresentationTests {
         "tint #34C759",
       ])
     let stateReply: JSONValue = ["version": 6, "state": state.json]
-    let text = ReplyPresenter.present(try Support.parse("get"), reply: stateReply, style: .ascii).stdout
+    let text = try ReplyPresenter.present(try Support.parse("get"), reply: stateReply, style: .ascii).stdout
     try Golden.check(text, named: "text/get.txt")
     let layoutReply: JSONValue = ["version": 6, "layout": Support.layout(state, columns: 42)]
     try Golden.check(
-      ReplyPresenter.present(try Support.parse("layout --width 320"), reply: layoutReply, style: .ascii).stdout,
+      try ReplyPresenter.present(try Support.parse("layout --width 320"), reply: layoutReply, style: .ascii).stdout,
       named: "text/layout.txt")
-    let json = ReplyPresenter.present(try Support.parse("get --json"), reply: stateReply, style: .ascii).stdout
+    let json = try ReplyPresenter.present(try Support.parse("get --json"), reply: stateReply, style: .ascii).stdout
     #expect(json.filter { $0 == "\n" }.count == 1)
     #expect(try JSONParser.parse(json) == stateReply)
-    let show = ReplyPresenter.present(try Support.parse("show --width 42"), reply: layoutReply, style: .ascii).stdout
-    #expect(show == BarRenderer.render(layout: layoutReply["layout"]!, width: 42, style: .ascii))
+    let show = try ReplyPresenter.present(try Support.parse("show --width 42"), reply: layoutReply, style: .ascii)
+      .stdout
+    #expect(show == BarRenderer.render(layout: try Layout(json: layoutReply["layout"]!), width: 42, style: .ascii))
     try Golden.check(show, named: "text/show.txt")
   }
 
@@ -124,9 +126,9 @@ struct PresentationTests {
       "version": "0.1.0", "protocolVersion": "1.0", "pid": 1e300, "uptimeSeconds": 1e300, "scenes": -1,
       "connections": 3, "subscribers": 1,
     ]
-    let text = ReplyPresenter.present(try Support.parse("info"), reply: info, style: .ascii).stdout
+    let text = try ReplyPresenter.present(try Support.parse("info"), reply: info, style: .ascii).stdout
     #expect(text.contains("protocol:     1.0\n") && text.contains("uptime:       0s\n"), "\(text)")
-    let activated = ReplyPresenter.present(
+    let activated = try ReplyPresenter.present(
       try Support.parse("activate compose"), reply: ["action": "new", "watchers": 1e300], style: .ascii)
     #expect(activated.stdout == "activated compose: action new, delivered to 0 watchers\n")
   }
@@ -137,7 +139,7 @@ struct PresentationTests {
       "scenes": [["name": "main", "version": 12, "subscribers": 2], ["name": "side", "version": 0, "subscribers": 0]]
     ]
     #expect(
-      ReplyPresenter.present(try Support.parse("scenes"), reply: scenes, style: .ascii).stdout == """
+      try ReplyPresenter.present(try Support.parse("scenes"), reply: scenes, style: .ascii).stdout == """
         SCENE  VERSION   SUBSCRIBERS
         main   12        2
         side   0         0
@@ -148,7 +150,7 @@ struct PresentationTests {
       "subscribers": 1,
     ]
     #expect(
-      ReplyPresenter.present(try Support.parse("info"), reply: info, style: .ascii).stdout == """
+      try ReplyPresenter.present(try Support.parse("info"), reply: info, style: .ascii).stdout == """
         navd version: 0.1.0
         protocol:     1.0
         pid:          42
@@ -159,7 +161,7 @@ struct PresentationTests {
 
         """)
     #expect(
-      ReplyPresenter.present(
+      try ReplyPresenter.present(
         try Support.parse("activate compose"), reply: ["action": "new", "watchers": 1], style: .ascii
       )
       .stdout == "activated compose: action new, delivered to 1 watcher\n")
@@ -178,11 +180,11 @@ struct PresentationTests {
   @Test("watch redraws in place on a terminal; watch --json prints each update as one line")
   func watch() throws {
     let layout = Support.layout(try Support.scene(["push Inbox --id inbox"]), columns: 30)
-    let frame = ReplyPresenter.watchFrame(document: layout, columns: 30, style: .ascii, clear: true)
+    let frame = try ReplyPresenter.watchFrame(document: layout, columns: 30, style: .ascii, clear: true)
     #expect(frame.hasPrefix("\u{1B}[H\u{1B}[2J"))
     let update: JSONValue = ["kind": "update", "fromVersion": 1, "toVersion": 2, "patch": [], "animated": false]
     #expect(
-      ReplyPresenter.present(try Support.parse("watch --json"), reply: update, style: .ascii).stdout
+      try ReplyPresenter.present(try Support.parse("watch --json"), reply: update, style: .ascii).stdout
         == JSONWriter.string(update) + "\n")
   }
 

@@ -184,13 +184,16 @@ struct ShowGoldenTests {
     let columns = test.columns ?? 48
     if test.colour {
       try Golden.check(
-        BarRenderer.render(layout: layout, width: columns, style: .terminal), named: "show/\(test.name).ansi.txt")
+        BarRenderer.render(layout: try Layout(json: layout), width: columns, style: .terminal),
+        named: "show/\(test.name).ansi.txt")
       return
     }
     try Golden.check(
-      BarRenderer.render(layout: layout, width: columns, style: .unicode), named: "show/\(test.name).unicode.txt")
+      BarRenderer.render(layout: try Layout(json: layout), width: columns, style: .unicode),
+      named: "show/\(test.name).unicode.txt")
     try Golden.check(
-      BarRenderer.render(layout: layout, width: columns, style: .ascii), named: "show/\(test.name).ascii.txt")
+      BarRenderer.render(layout: try Layout(json: layout), width: columns, style: .ascii),
+      named: "show/\(test.name).ascii.txt")
   }
 
   @Test("every line of a drawing is exactly as wide as asked, whatever the layout", arguments: cases)
@@ -199,7 +202,7 @@ struct ShowGoldenTests {
     for columns in [12, 30, 48, 100] {
       let layout = Support.layout(state, columns: test.columns == nil ? nil : columns)
       for style in [RenderStyle.unicode, .ascii] {
-        let drawing = BarRenderer.render(layout: layout, width: columns, style: style)
+        let drawing = BarRenderer.render(layout: try Layout(json: layout), width: columns, style: style)
         let boxLines = drawing.split(separator: "\n").filter { line in
           ["┌", "└", "│", "┆", "╔", "╚", "║", "+", "|", ":", "#"].contains { line.hasPrefix($0) }
         }
@@ -215,11 +218,14 @@ struct ShowGoldenTests {
       "navigationBar": [
         "hidden": false, "topItem": "x", "prompt": "\u{1B}[2Jgone", "backButton": nil, "left": [],
         "centre": ["kind": "title", "title": "a\u{9B}31mb\u{202E}c", "titleView": nil], "right": [], "overflow": [],
-        "appearance": ["barStyle": "default", "tint": "#007AFF"],
+        "appearance": ["barStyle": "default", "translucent": true, "tint": "#007AFF"],
       ],
-      "toolbar": ["hidden": false, "items": [], "overflow": [], "appearance": ["barStyle": "default"]],
+      "toolbar": [
+        "hidden": false, "items": [], "overflow": [],
+        "appearance": ["barStyle": "default", "translucent": true, "tint": "#007AFF"],
+      ],
     ]
-    let drawing = BarRenderer.render(layout: layout, width: 40, style: .ascii)
+    let drawing = BarRenderer.render(layout: try Layout(json: layout), width: 40, style: .ascii)
     #expect(!drawing.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E })
     #expect(drawing.contains("?[2Jgone"))
     #expect(drawing.contains("a?31mbc"))

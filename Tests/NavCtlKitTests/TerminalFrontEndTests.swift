@@ -35,7 +35,7 @@ import Testing
   func colourSequences() throws {
     let state = try Support.scene(
       Self.mail + ["item trash --tint '#ff0000'", "appearance navigation-bar --style black"])
-    let layout = Support.layout(state, columns: 48)
+    let layout = try Layout(json: Support.layout(state, columns: 48))
     func drawing(_ depth: ColorDepth) -> String {
       BarRenderer.render(layout: layout, width: 48, style: RenderStyle(unicode: true, colorDepth: depth))
     }
@@ -54,14 +54,15 @@ import Testing
   func legend() throws {
     let layout = Support.layout(try Support.scene(Self.mail), columns: 48)
     var ascii = RenderStyle.ascii
-    #expect(!BarRenderer.render(layout: layout, width: 48, style: ascii).contains("legend"))
+    #expect(!BarRenderer.render(layout: try Layout(json: layout), width: 48, style: ascii).contains("legend"))
     ascii.legend = true
-    let text = BarRenderer.render(layout: layout, width: 48, style: ascii)
+    let text = BarRenderer.render(layout: try Layout(json: layout), width: 48, style: ascii)
     #expect(text.contains("legend: ed edit  new compose  @ refresh\n  del trash\n"), "\(text)")
-    #expect(BarRenderer.render(layout: layout, width: 60, style: ascii).contains("@ refresh  del trash\n"))
+    #expect(
+      BarRenderer.render(layout: try Layout(json: layout), width: 60, style: ascii).contains("@ refresh  del trash\n"))
     var unicode = RenderStyle.unicode
     unicode.legend = true
-    #expect(BarRenderer.render(layout: layout, width: 48, style: unicode).contains("↻ refresh"))
+    #expect(BarRenderer.render(layout: try Layout(json: layout), width: 48, style: unicode).contains("↻ refresh"))
     #expect(try Support.parse("--labels show").options.labels)
   }
 

@@ -27,7 +27,8 @@ extension CommandTable {
           CallCommand(
             request: { scene, _ in NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width))) },
             text: { reply, _, _ in
-              LayoutText.describe(reply["layout"] ?? .null, version: ReplyPresenter.version(reply))
+              let reply = try LayoutReply(parameters: reply)
+              return LayoutText.describe(try reply.decodedLayout(), version: Int(reply.version))
             }))
       }),
     CommandSpec(
@@ -52,7 +53,9 @@ extension CommandTable {
               return NavRequest(GetLayoutCall(scene: scene, metrics: LayoutMetrics(width: width)))
             },
             text: { reply, style, terminalColumns in
-              BarRenderer.render(layout: reply["layout"] ?? .null, width: columns ?? terminalColumns, style: style)
+              BarRenderer.render(
+                layout: try LayoutReply(parameters: reply).decodedLayout(), width: columns ?? terminalColumns,
+                style: style)
             }))
       }),
     CommandSpec(

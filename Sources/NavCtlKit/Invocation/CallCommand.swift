@@ -8,13 +8,14 @@ import NavModel
 public struct CallCommand: Sendable {
   /// The call for `scene`; `terminalColumns` is the width `show` draws at without `--width`.
   public var request: @Sendable (_ scene: String, _ terminalColumns: Int) -> NavRequest
-  /// The reply as text (`columns`: the drawing width without `--width`).
-  public var text: @Sendable (_ reply: JSONValue, _ style: RenderStyle, _ columns: Int) -> String
+  /// The reply as text (`columns`: the drawing width without `--width`); throws a
+  /// `MalformedReply` for a reply this navctl cannot read.
+  public var text: @Sendable (_ reply: JSONValue, _ style: RenderStyle, _ columns: Int) throws -> String
 
   /// A command from its call and its text.
   public init(
     request: @escaping @Sendable (_ scene: String, _ terminalColumns: Int) -> NavRequest,
-    text: @escaping @Sendable (_ reply: JSONValue, _ style: RenderStyle, _ columns: Int) -> String
+    text: @escaping @Sendable (_ reply: JSONValue, _ style: RenderStyle, _ columns: Int) throws -> String
   ) {
     self.request = request
     self.text = text

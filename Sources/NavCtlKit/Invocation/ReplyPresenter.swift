@@ -21,9 +21,11 @@ public enum ReplyPresenter {
   ///
   /// - `build`: for `mutate`, the plan's build (its generated ids are printed, one per line).
   /// - `columns`: the drawing width for `show` without `--width`.
+  ///
+  /// Throws a `MalformedReply` for a reply the text is read from that this navctl cannot read.
   public static func present(
     _ invocation: Invocation, reply: JSONValue, style: RenderStyle, columns: Int = 80, build: MutationBuild? = nil
-  ) -> PresentedOutput {
+  ) throws -> PresentedOutput {
     let json = invocation.options.json
     switch invocation.action {
     case .mutate, .apply:
@@ -31,11 +33,12 @@ public enum ReplyPresenter {
     case .deleteScene(let name):
       return PresentedOutput(stdout: json ? line(reply) : deleted(name, reply: reply))
     case .call(let command):
-      return PresentedOutput(stdout: json ? line(reply) : command.text(reply, style, columns))
+      return PresentedOutput(stdout: json ? line(reply) : try command.text(reply, style, columns))
     case .watch(let width, _, _):
       if json { return PresentedOutput(stdout: line(reply)) }
       return PresentedOutput(
-        stdout: watchFrame(document: reply["document"] ?? .null, columns: width ?? columns, style: style, clear: false))
+        stdout: try watchFrame(
+          document: reply["document"] ?? .null, columns: width ?? columns, style: style, clear: false))
     case .watchActions:
       return PresentedOutput(stdout: activation(reply, json: json))
     case .listIds(let kind):
@@ -52,8 +55,12 @@ public enum ReplyPresenter {
 
   /// A `watch` frame: the drawing of the current layout document; with `clear`, preceded
   /// by the escape sequence that homes the cursor and clears the screen, so it redraws in place.
-  public static func watchFrame(document: JSONValue, columns: Int, style: RenderStyle, clear: Bool) -> String {
-    (clear ? "\u{1B}[H\u{1B}[2J" : "") + BarRenderer.render(layout: document, width: columns, style: style)
+  /// A document this navctl cannot read is a `MalformedReply`.
+  public static func watchFrame(document: JSONValue, columns: Int, style: RenderStyle, clear: Bool)
+    throws(MalformedReply) -> String
+  {
+    let layout = try Layout(document: document, context: "Subscribe frame")
+    return (clear ? "\u{1B}[H\u{1B}[2J" : "") + BarRenderer.render(layout: layout, width: columns, style: style)
   }
 
   /// An `Activate` reply: `activated compose: action new, delivered to 1 watcher`.

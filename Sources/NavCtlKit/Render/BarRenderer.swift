@@ -25,12 +25,11 @@ public enum BarRenderer {
   /// overflow. Disabled items are dimmed (in parentheses without colour); the black
   /// bar style has double lines (`#` and `=` in ASCII) and, with colour, a dark bar;
   /// a hidden bar is drawn with dashed lines and tagged `hidden`.
-  public static func render(layout: JSONValue, width: Int, style: RenderStyle) -> String {
-    let document = LayoutDocument(layout)
+  public static func render(layout: Layout, width: Int, style: RenderStyle) -> String {
     var drawing = BarDrawing(width: max(width, 8), style: style)
-    drawing.drawNavigationBar(document.navigationBar)
+    drawing.drawNavigationBar(layout.navigationBar)
     drawing.canvas.addRow()
-    drawing.drawToolbar(document.toolbar)
+    drawing.drawToolbar(layout.toolbar)
     if style.legend { drawing.drawLegend() }
     return drawing.canvas.render(depth: style.colorDepth)
   }
@@ -56,17 +55,19 @@ struct BarDrawing {
 
   /// The colours of a bar's inside: its background colour (black for the black style) and
   /// text that reads on it (R49: light text on black, dark text otherwise).
-  func barColors(_ appearance: LayoutDocument.Appearance) -> (background: CellStyle, text: Color?) {
+  func barColors(_ appearance: ResolvedAppearance) -> (background: CellStyle, text: Color?) {
     guard style.color else { return (.plain, nil) }
-    var background = appearance.background.map { Color(red: $0.red, green: $0.green, blue: $0.blue) }
-    if background == nil, appearance.black { background = .black }
-    let text: Color? = appearance.black ? .white : (background == nil ? nil : Color(red: 0x1C, green: 0x1C, blue: 0x1E))
+    let black = appearance.barStyle == .black
+    var background = appearance.backgroundColor.map { Color(red: $0.red, green: $0.green, blue: $0.blue) }
+    if background == nil, black { background = .black }
+    let text: Color? = black ? .white : (background == nil ? nil : Color(red: 0x1C, green: 0x1C, blue: 0x1E))
     return (CellStyle(background: background), text)
   }
 
   /// Draws a box of `rows` inside rows; returns the inside rows' indices.
-  mutating func box(rows: Int, appearance: LayoutDocument.Appearance, hidden: Bool, overflowCount: Int) -> [Int] {
-    let lines = BoxGlyphs(unicode: style.unicode, black: appearance.black, hidden: hidden)
+  mutating func box(rows: Int, appearance: ResolvedAppearance, hidden: Bool, overflowCount: Int) -> [Int] {
+    let black = appearance.barStyle == .black
+    let lines = BoxGlyphs(unicode: style.unicode, black: black, hidden: hidden)
     let border = CellStyle(dim: hidden)
     let width = canvas.width
     let top = canvas.addRow()
@@ -74,7 +75,7 @@ struct BarDrawing {
     canvas.write(lines.topLeft + across + lines.topRight, row: top, column: 0, style: border)
     var tags: [String] = []
     if hidden { tags.append("hidden") }
-    if appearance.black { tags.append("black") }
+    if black { tags.append("black") }
     if !tags.isEmpty {
       canvas.write(" \(tags.joined(separator: ", ")) ", row: top, column: 2, limit: width - 2, style: border)
     }
@@ -122,10 +123,11 @@ struct BarDrawing {
   }
 
   /// The list under a bar of what it could not show.
-  mutating func overflowList(_ items: [LayoutDocument.Item], sides: Bool) {
+  mutating func overflowList(_ items: [BarPlacement.Unshown], sides: Bool) {
     guard !items.isEmpty else { return }
-    let names = items.map { item in
-      DisplayWidth.sanitize(item.listName) + (sides && item.side != nil ? " (\(item.side!))" : "")
+    let names = items.map { unshown in
+      DisplayWidth.sanitize(Self.listName(unshown.item))
+        + (sides && unshown.side != nil ? " (\(unshown.side!.rawValue))" : "")
     }
     let text = "\(glyphs.overflow) not shown: " + names.joined(separator: ", ")
     for (i, line) in HelpFormatter.wrapLines(text, width: canvas.width - 3).enumerated() {
@@ -134,7 +136,18 @@ struct BarDrawing {
     }
   }
 
-  mutating func drawNavigationBar(_ bar: LayoutDocument.NavigationBar) {
+  /// How an item is named in lists: its id, and its title when it has one.
+  static func listName(_ item: LayoutItem) -> String {
+    var name = item.id
+    if let title = item.title, !title.isEmpty {
+      name += " \"\(title)\""
+    } else if let systemItem = item.systemItem {
+      name += " (\(systemItem.rawValue))"
+    }
+    return name
+  }
+
+  mutating func drawNavigationBar(_ bar: NavigationBarLayout) {
     let placement = BarPlacement(navigationBar: bar, interior: interior)
     let prompt = bar.prompt.map(DisplayWidth.sanitize)
     let rows = box(
@@ -159,7 +172,7 @@ struct BarDrawing {
     overflowList(placement.overflow, sides: true)
   }
 
-  mutating func drawToolbar(_ toolbar: LayoutDocument.Toolbar) {
+  mutating func drawToolbar(_ toolbar: ToolbarLayout) {
     let placement = BarPlacement(toolbar: toolbar, interior: interior)
     let rows = box(
       rows: 1, appearance: toolbar.appearance, hidden: toolbar.hidden, overflowCount: placement.overflow.count)
@@ -169,7 +182,7 @@ struct BarDrawing {
   }
 
   /// Draws one placed element; the interior's column 0 is the canvas's column 1.
-  mutating func draw(_ placed: BarPlacement.Placed, row: Int, appearance: LayoutDocument.Appearance) {
+  mutating func draw(_ placed: BarPlacement.Placed, row: Int, appearance: ResolvedAppearance) {
     let column = 1 + placed.column
     let limit = min(column + placed.span, canvas.width - 1)
     let span = limit - column
@@ -187,29 +200,29 @@ struct BarDrawing {
     case .item(let item):
       let label: String
       switch item.kind {
-      case "title": label = DisplayWidth.sanitize(item.title ?? "")
-      case "system":
-        label = glyphs.system(item.systemItem)
-        noteInLegend(label, item.systemItem ?? "system item")
-      case "image":
+      case .title: label = DisplayWidth.sanitize(item.title ?? "")
+      case .system:
+        label = glyphs.system(item.systemItem?.rawValue)
+        noteInLegend(label, item.systemItem?.rawValue ?? "system item")
+      case .image:
         label = glyphs.image
         noteInLegend(label, "image")
-      case "customView": label = glyphs.view(DisplayWidth.sanitize(item.customView ?? ""), columns: span)
-      default: label = glyphs.emptyButton
+      case .customView: label = glyphs.view(DisplayWidth.sanitize(item.customView?.name ?? ""), columns: span)
+      case .custom, .flexibleSpace, .fixedSpace: label = glyphs.emptyButton
       }
       var framed = label
-      if item.style == "bordered", item.kind == "title" || item.kind == "custom" { framed = "[" + label + "]" }
+      if item.style == .bordered, item.kind == .title || item.kind == .custom { framed = "[" + label + "]" }
       writeLabel(
         framed, column: column, span: span, row: row, tint: item.tint, enabled: item.enabled, centred: true,
-        bold: item.style == "done")
+        bold: item.style == .done)
     case .centre(let centre):
-      if centre.kind == "titleView" {
-        let view = glyphs.view(DisplayWidth.sanitize(centre.titleView ?? ""), columns: span)
+      if centre.kind == .titleView {
+        let view = glyphs.view(DisplayWidth.sanitize(centre.titleView?.name ?? ""), columns: span)
         canvas.write(view, row: row, column: column, limit: limit, style: CellStyle(foreground: colors.text))
       } else {
         let title = DisplayWidth.fit(DisplayWidth.sanitize(centre.title ?? ""), span, ellipsis: glyphs.ellipsis)
         let start = column + (span - DisplayWidth.of(title)) / 2
-        let color = style.color ? (appearance.titleColor ?? colors.text) : nil
+        let color = style.color ? (appearance.titleTextAttributes?.color ?? colors.text) : nil
         canvas.write(title, row: row, column: start, limit: limit, style: CellStyle(foreground: color, bold: true))
       }
     }

@@ -5,48 +5,45 @@ public enum LayoutText {
   /// The layout as indented text: each bar's top item, prompt, back button, left items,
   /// centre, right items (on-screen order), overflow and resolved appearance, with `x`
   /// and `width` when the layout has geometry.
-  public static func describe(_ layout: JSONValue, version: Int? = nil) -> String {
+  public static func describe(_ layout: Layout, version: Int? = nil) -> String {
     var out = version.map { "Layout at version \($0)\n" } ?? ""
-    let bar = layout["navigationBar"]
-    out += "Navigation bar" + (bar?["hidden"]?.boolValue == true ? " (hidden)" : "") + "\n"
-    out += field("top item", bar?["topItem"]?.stringValue ?? "none (empty stack)")
-    if let prompt = bar?["prompt"]?.stringValue { out += field("prompt", quoted(prompt)) }
-    if let back = bar?["backButton"], case .object = back {
-      var text =
-        back["image"]?["name"]?.stringValue.map { "image \($0)" } ?? back["title"]?.stringValue.map(quoted)
-        ?? "no title"
-      text += ", back to \(back["sourceItem"]?.stringValue ?? "?")"
-      if let item = back["item"]?.stringValue { text += ", from item \(item)" }
-      if back["enabled"]?.boolValue == false { text += ", disabled" }
-      out += field("back button", text + geometry(back))
+    let bar = layout.navigationBar
+    let barTint = bar.appearance.tint.hex
+    out += "Navigation bar" + (bar.hidden ? " (hidden)" : "") + "\n"
+    out += field("top item", bar.topItem ?? "none (empty stack)")
+    if let prompt = bar.prompt { out += field("prompt", quoted(prompt)) }
+    if let back = bar.backButton {
+      var text = back.image.map { "image \($0.name)" } ?? back.title.map(quoted) ?? "no title"
+      text += ", back to \(back.sourceItem)"
+      if let item = back.item { text += ", from item \(item)" }
+      if !back.enabled { text += ", disabled" }
+      out += field("back button", text + geometry(back.extent))
     } else {
       out += field("back button", "none")
     }
-    out += list("left", bar?["left"]?.arrayValue ?? [], barTint: bar?["appearance"]?["tint"]?.stringValue)
-    if let centre = bar?["centre"], case .object = centre {
+    out += list("left", bar.left.map { ($0, nil) }, barTint: barTint)
+    if let centre = bar.centre {
       var text: String
-      if centre["kind"]?.stringValue == "titleView" {
-        let view = centre["titleView"]
-        text = "title view \(view?["name"]?.stringValue ?? "?") (\(number(view?["width"]))×\(number(view?["height"])))"
+      if centre.kind == .titleView {
+        let view = centre.titleView
+        text = "title view \(view?.name ?? "?") (\(number(view?.width))×\(number(view?.height)))"
       } else {
-        text = centre["title"]?.stringValue.map(quoted) ?? "no title"
+        text = centre.title.map(quoted) ?? "no title"
       }
-      if centre["truncated"]?.boolValue == true { text += ", truncated" }
-      out += field("centre", text + geometry(centre))
+      if centre.truncated == true { text += ", truncated" }
+      out += field("centre", text + geometry(centre.extent))
     } else {
       out += field("centre", "none")
     }
-    out += list(
-      "right (on screen, left to right)", bar?["right"]?.arrayValue ?? [],
-      barTint: bar?["appearance"]?["tint"]?.stringValue)
-    out += list("overflow", bar?["overflow"]?.arrayValue ?? [], barTint: bar?["appearance"]?["tint"]?.stringValue)
-    out += field("appearance", appearance(bar?["appearance"]))
-    let toolbar = layout["toolbar"]
-    out += "Toolbar" + (toolbar?["hidden"]?.boolValue == true ? " (hidden)" : "") + "\n"
-    out += list("items", toolbar?["items"]?.arrayValue ?? [], barTint: toolbar?["appearance"]?["tint"]?.stringValue)
-    out += list(
-      "overflow", toolbar?["overflow"]?.arrayValue ?? [], barTint: toolbar?["appearance"]?["tint"]?.stringValue)
-    out += field("appearance", appearance(toolbar?["appearance"]))
+    out += list("right (on screen, left to right)", bar.right.map { ($0, nil) }, barTint: barTint)
+    out += list("overflow", bar.overflow.map { ($0.item, $0.side) }, barTint: barTint)
+    out += field("appearance", appearance(bar.appearance))
+    let toolbar = layout.toolbar
+    let toolbarTint = toolbar.appearance.tint.hex
+    out += "Toolbar" + (toolbar.hidden ? " (hidden)" : "") + "\n"
+    out += list("items", toolbar.items.map { ($0, nil) }, barTint: toolbarTint)
+    out += list("overflow", toolbar.overflow.map { ($0, nil) }, barTint: toolbarTint)
+    out += field("appearance", appearance(toolbar.appearance))
     return out
   }
 
@@ -54,72 +51,74 @@ public enum LayoutText {
     "  \(name):" + String(repeating: " ", count: max(1, 14 - name.count)) + DisplayWidth.sanitize(value) + "\n"
   }
 
-  static func list(_ name: String, _ items: [JSONValue], barTint: String?) -> String {
+  /// Items, each with the side of the navigation bar an overflowed one belongs to.
+  static func list(_ name: String, _ items: [(item: LayoutItem, side: BarSide?)], barTint: String) -> String {
     guard !items.isEmpty else { return field(name, "none") }
     var out = "  \(name):\n"
-    let width = min(items.map { ($0["id"]?.stringValue ?? "").count }.max() ?? 0, 24)
-    for item in items {
-      let id = item["id"]?.stringValue ?? "?"
-      out += "    " + id + String(repeating: " ", count: max(1, width + 2 - id.count))
-      out += DisplayWidth.sanitize(describe(item: item, barTint: barTint)) + "\n"
+    let width = min(items.map(\.item.id.count).max() ?? 0, 24)
+    for (item, side) in items {
+      out += "    " + item.id + String(repeating: " ", count: max(1, width + 2 - item.id.count))
+      out += DisplayWidth.sanitize(describe(item: item, side: side, barTint: barTint)) + "\n"
     }
     return out
   }
 
   /// One item: what it shows, then what is unusual about it.
-  static func describe(item: JSONValue, barTint: String?) -> String {
+  static func describe(item: LayoutItem, side: BarSide?, barTint: String) -> String {
     var parts: [String] = []
-    switch item["kind"]?.stringValue ?? "" {
-    case "title": parts.append(quoted(item["title"]?.stringValue ?? ""))
-    case "system": parts.append("system \(item["systemItem"]?.stringValue ?? "?")")
-    case "image":
-      var text = "image \(item["image"]?["name"]?.stringValue ?? "?")"
-      if let title = item["title"]?.stringValue { text += " labelled \(quoted(title))" }
+    switch item.kind {
+    case .title: parts.append(quoted(item.title ?? ""))
+    case .system: parts.append("system \(item.systemItem?.rawValue ?? "?")")
+    case .image:
+      var text = "image \(item.image?.name ?? "?")"
+      if let title = item.title { text += " labelled \(quoted(title))" }
       parts.append(text)
-    case "customView":
-      let view = item["customView"]
-      parts.append("view \(view?["name"]?.stringValue ?? "?") (\(number(view?["width"]))×\(number(view?["height"])))")
-    case "flexibleSpace": parts.append("flexible space")
-    case "fixedSpace": parts.append("fixed space")
-    default: parts.append("empty button")
+    case .customView:
+      let view = item.customView
+      parts.append("view \(view?.name ?? "?") (\(number(view?.width))×\(number(view?.height)))")
+    case .flexibleSpace: parts.append("flexible space")
+    case .fixedSpace: parts.append("fixed space")
+    case .custom: parts.append("empty button")
     }
-    if let style = item["style"]?.stringValue, style != "plain" { parts.append(style) }
-    if item["enabled"]?.boolValue == false { parts.append("disabled") }
-    if let tint = item["tint"]?.stringValue, tint != barTint { parts.append("tint \(tint)") }
-    if let side = item["side"]?.stringValue { parts.append("\(side) side") }
-    return parts.joined(separator: ", ") + geometry(item)
+    if item.style != .plain { parts.append(item.style.rawValue) }
+    if !item.enabled { parts.append("disabled") }
+    if item.tint.hex != barTint { parts.append("tint \(item.tint.hex)") }
+    if let side { parts.append("\(side.rawValue) side") }
+    return parts.joined(separator: ", ") + geometry(item.extent)
   }
 
-  static func appearance(_ json: JSONValue?) -> String {
-    guard let json else { return "?" }
-    var parts = ["style \(json["barStyle"]?.stringValue ?? "default")"]
-    parts.append(json["translucent"]?.boolValue == false ? "opaque" : "translucent")
-    if let color = json["backgroundColor"]?.stringValue { parts.append("background \(color)") }
-    if let image = json["backgroundImage"], case .object = image {
+  static func appearance(_ appearance: ResolvedAppearance) -> String {
+    var parts = ["style \(appearance.barStyle.rawValue)"]
+    parts.append(appearance.translucent ? "translucent" : "opaque")
+    if let color = appearance.backgroundColor { parts.append("background \(color.hex)") }
+    if let image = appearance.backgroundImage {
       parts.append(
-        "background image \(image["name"]?.stringValue ?? "?") (\(image["position"]?.stringValue ?? "?")/\(image["metrics"]?.stringValue ?? "?"), opacity \(number(image["opacity"])))"
+        "background image \(image.image.name) (\(image.position.rawValue)/\(image.metrics.rawValue), opacity \(number(image.opacity)))"
       )
     }
-    if let shadow = json["shadowImage"]?["name"]?.stringValue { parts.append("shadow \(shadow)") }
-    if let tint = json["tint"]?.stringValue { parts.append("tint \(tint)") }
-    if let attributes = json["titleTextAttributes"], case .object = attributes {
+    if let shadow = appearance.shadowImage { parts.append("shadow \(shadow.name)") }
+    parts.append("tint \(appearance.tint.hex)")
+    if let attributes = appearance.titleTextAttributes {
       var text: [String] = []
-      if let font = attributes["font"]?.stringValue { text.append(font) }
-      if let size = attributes["size"]?.numberValue { text.append(number(.number(size))) }
-      if let color = attributes["color"]?.stringValue { text.append(color) }
+      if let font = attributes.font { text.append(font) }
+      if let size = attributes.size { text.append(number(size)) }
+      if let color = attributes.color { text.append(color.hex) }
       parts.append("title \(text.joined(separator: " "))")
     }
     return parts.joined(separator: ", ")
   }
 
-  static func geometry(_ json: JSONValue) -> String {
-    guard let x = json["x"], let width = json["width"] else { return "" }
-    return "  [x \(number(x)), width \(number(width))]"
+  static func geometry(_ extent: Extent?) -> String {
+    guard let extent else { return "" }
+    return "  [x \(number(extent.x)), width \(number(extent.width))]"
   }
 
   static func quoted(_ text: String) -> String { "\"\(text)\"" }
 
-  /// A number as JSON writes it: `8`, `134.5`.
+  /// A number as JSON writes it: `8`, `134.5`; `?` for none.
+  static func number(_ value: Double?) -> String { number(value.map(JSONValue.number)) }
+
+  /// A JSON number as JSON writes it; `?` for anything else.
   static func number(_ json: JSONValue?) -> String {
     guard let json, case .number = json else { return "?" }
     return JSONWriter.string(json)

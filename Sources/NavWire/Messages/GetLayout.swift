@@ -64,3 +64,22 @@ public struct LayoutReply: NavReply {
     return .object(members)
   }
 }
+
+extension Layout {
+  /// The layout document a reply or a stream frame carries, read into NavModel's types
+  /// (`Layout(json:)`); one that does not read is a `MalformedReply` naming `context` and the field.
+  public init(document: JSONValue, context: String) throws(MalformedReply) {
+    do {
+      try self.init(json: document)
+    } catch {
+      throw MalformedReply("\(context): layout: \(error.message)")
+    }
+  }
+}
+
+extension LayoutReply {
+  /// `layout` read into NavModel's types.
+  public func decodedLayout() throws(MalformedReply) -> Layout {
+    try Layout(document: layout, context: "GetLayout reply")
+  }
+}
