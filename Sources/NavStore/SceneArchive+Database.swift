@@ -8,6 +8,8 @@ extension SceneArchive {
     public var archive: SceneArchive
     /// One line per scene (or table) that could not be read; empty for a sound file.
     public var problems: [String]
+    /// The scene `only` named when the file holds no such scene (nothing was exported).
+    public var missing: String?
   }
 
   /// Reads the database at `path` without writing any file, whether or not navd runs, with
@@ -40,7 +42,7 @@ extension SceneArchive {
       // `main` always exists; never written (or deleted) it is at version 0 with nothing to
       // export, and is left out as in a whole export (PROTOCOL.md §9.29).
       guard stored != false || only == Engine.mainScene else {
-        throw StoreError(.io, "\(path) holds no scene \"\(only)\"")
+        return ExportResult(archive: SceneArchive(scenes: []), problems: problems, missing: only)
       }
       names = stored == false ? [] : [only]
     } else {
@@ -59,7 +61,7 @@ extension SceneArchive {
         problems.append("scene \"\(name)\" could not be read: \(error.message)")
       }
     }
-    return ExportResult(archive: SceneArchive(scenes: scenes), problems: problems)
+    return ExportResult(archive: SceneArchive(scenes: scenes), problems: problems, missing: nil)
   }
 
   /// Writes every scene into the database at `path` (created, mode 0600, or migrated as navd would),

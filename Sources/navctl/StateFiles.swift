@@ -36,7 +36,8 @@ enum StateFiles {
       + "\(systemHint)\n"
   }
 
-  /// Prints the export document; a scene that cannot be read is named on stderr (exit 1).
+  /// Prints the export document; a scene that cannot be read is named on stderr (exit 1), a
+  /// scene named that the file does not hold is not found (exit 5, as over the socket).
   static func export(stateDirectory: String?, scene: String?) -> ExitCode {
     guard let directory = directory(stateDirectory, command: "export") else { return .refused }
     let path = directory + "/" + SQLiteSceneStore.fileName
@@ -47,6 +48,11 @@ enum StateFiles {
     do {
       _ = try DirectoryOwner.adopt(directory)
       let result = try SceneArchive.export(databaseAt: path, only: scene)
+      if let missing = result.missing {
+        // As the Export call answers it: SceneNotFound, exit 5.
+        Terminal.writeError("navctl: export: \(path) holds no scene \"\(missing)\"\n")
+        return .notFound
+      }
       Terminal.write(JSONWriter.string(result.archive.json) + "\n")
       for problem in result.problems { Terminal.writeError("navctl: export: \(problem)\n") }
       guard result.problems.isEmpty else {

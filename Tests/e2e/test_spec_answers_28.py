@@ -298,7 +298,8 @@ def test_9_28_resuming_at_the_version_of_an_offline_import():
 def test_9_29_a_main_never_written_is_left_out_even_when_named():
     """§9.29, §3 Export: `main` at version 0 (never written, or deleted) holds nothing to restore
     and is left out of every export: Export naming it ends at once with `exported: 0`, and navctl's
-    online and offline exports have no scene."""
+    online and offline exports have no scene; another scene that does not exist is not found
+    (exit 5) both ways."""
     with state_directory("export-main") as state, Navd(args=["--state-dir", str(state)], name="export-main") as navd:
         with navd.connect() as connection:
             assert connection.call("io.navd.Export", {"scenes": ["main"]}, more=True) == {"kind": "end", "exported": 0}
@@ -307,6 +308,8 @@ def test_9_29_a_main_never_written_is_left_out_even_when_named():
             exported = navctl(navd, "--scene", "main", "export", *extra)
             assert exported.returncode == 0, exported
             assert json.loads(exported.stdout)["scenes"] == [], extra
+            missing = navctl(navd, "--scene", "nope", "export", *extra)
+            assert (missing.returncode, missing.stdout) == (5, ""), (extra, missing)
         with navd.connect() as connection:
             connection.call("io.navd.Mutate", {"scene": "main", "ops": ROOT_WITH_ITEMS})
             assert [s["name"] for s in json.loads(navctl(navd, "export").stdout)["scenes"]] == ["main"]
