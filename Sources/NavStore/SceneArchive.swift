@@ -52,46 +52,62 @@ public struct SceneArchive: Sendable, Equatable {
   /// Reads a document, each scene's state checked against every rule (`SceneState.validated`);
   /// the error names the scene, the field and (for a rule) the rule that is broken.
   public init(json: JSONValue) throws(StoreError) {
-    guard json["format"]?.stringValue == Self.format else {
-      throw StoreError(.io, "not a navd export: \"format\" must be \"\(Self.format)\"")
-    }
-    guard json["formatVersion"]?.numberValue == Double(Self.formatVersion) else {
-      throw StoreError(
-        .tooNew,
-        "this export has formatVersion \(json["formatVersion"].map(JSONWriter.string) ?? "(none)"); "
-          + "this navd reads \(Self.formatVersion)")
-    }
+    try Self.checkHeader(format: json["format"], formatVersion: json["formatVersion"])
     guard let list = json["scenes"]?.arrayValue else { throw StoreError(.io, "\"scenes\" must be an array") }
     var scenes: [Scene] = []
     var seen: Set<String> = []
     for (index, element) in list.enumerated() {
-      let field = "scenes[\(index)]"
-      guard let name = element["name"]?.stringValue, !name.isEmpty else {
-        throw StoreError(.io, "\(field).name must be a non-empty string")
+      let scene = try Scene(json: element, index: index)
+      guard seen.insert(scene.name).inserted else {
+        throw StoreError(.io, "scenes[\(index)]: scene \"\(scene.name)\" appears twice")
       }
-      do {
-        try Validation().id(name, field: "\(field).name")
-      } catch {
-        throw StoreError(.io, "\(field).name: \(error.message)")
-      }
-      guard seen.insert(name).inserted else { throw StoreError(.io, "\(field): scene \"\(name)\" appears twice") }
-      guard let epoch = element["epoch"]?.stringValue, !epoch.isEmpty else {
-        throw StoreError(.io, "\(field).epoch must be a non-empty string")
-      }
-      guard let version = element["version"]?.numberValue, version >= 0, version == version.rounded(),
-        version < 9e15
-      else { throw StoreError(.io, "\(field).version must be a whole number of at least 0") }
-      let state: SceneState
-      do {
-        // Every rule a mutation is held to: an import is a way in, not a way around them.
-        state = try SceneState(json: element["state"] ?? .null, path: "\(field).state").validated(
-          path: "\(field).state")
-      } catch {
-        let at = error.field.map { error.message.hasPrefix($0) ? "" : "\($0): " } ?? "\(field).state: "
-        throw StoreError(.io, "scene \"\(name)\": \(at)\(error.message)")
-      }
-      scenes.append(Scene(name: name, epoch: epoch, version: UInt64(version), state: state))
+      scenes.append(scene)
     }
     self.scenes = scenes
+  }
+
+  /// Checks the document's `format` and `formatVersion` members (nil: absent).
+  public static func checkHeader(format: JSONValue?, formatVersion: JSONValue?) throws(StoreError) {
+    guard format?.stringValue == Self.format else {
+      throw StoreError(.io, "not a navd export: \"format\" must be \"\(Self.format)\"")
+    }
+    guard formatVersion?.numberValue == Double(Self.formatVersion) else {
+      throw StoreError(
+        .tooNew,
+        "this export has formatVersion \(formatVersion.map(JSONWriter.string) ?? "(none)"); "
+          + "this navd reads \(Self.formatVersion)")
+    }
+  }
+}
+
+extension SceneArchive.Scene {
+  /// Reads element `index` of the document's `scenes`, its state checked against every rule
+  /// (`SceneState.validated`); the error names the scene, the field and (for a rule) the rule.
+  public init(json element: JSONValue, index: Int) throws(StoreError) {
+    let field = "scenes[\(index)]"
+    guard let name = element["name"]?.stringValue, !name.isEmpty else {
+      throw StoreError(.io, "\(field).name must be a non-empty string")
+    }
+    do {
+      try Validation().id(name, field: "\(field).name")
+    } catch {
+      throw StoreError(.io, "\(field).name: \(error.message)")
+    }
+    guard let epoch = element["epoch"]?.stringValue, !epoch.isEmpty else {
+      throw StoreError(.io, "\(field).epoch must be a non-empty string")
+    }
+    guard let version = element["version"]?.numberValue, version >= 0, version == version.rounded(),
+      version < 9e15
+    else { throw StoreError(.io, "\(field).version must be a whole number of at least 0") }
+    let state: SceneState
+    do {
+      // Every rule a mutation is held to: an import is a way in, not a way around them.
+      state = try SceneState(json: element["state"] ?? .null, path: "\(field).state").validated(
+        path: "\(field).state")
+    } catch {
+      let at = error.field.map { error.message.hasPrefix($0) ? "" : "\($0): " } ?? "\(field).state: "
+      throw StoreError(.io, "scene \"\(name)\": \(at)\(error.message)")
+    }
+    self.init(name: name, epoch: epoch, version: UInt64(version), state: state)
   }
 }

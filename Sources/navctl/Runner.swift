@@ -58,15 +58,15 @@ struct Runner {
       if directory == nil, let online = await exportOnline(scene: only) { return online }
       return StateFiles.export(stateDirectory: directory, scene: options.sceneGiven ? options.scene : nil)
     case .importState(let directory, let source):
-      let text: String
+      let file: ExportFile
       do {
-        text = try Self.read(source, command: "import")
+        file = try ExportFile(source)
       } catch let error as UsageError {
         Terminal.writeError(error.report)
         return .usage
       }
-      if directory == nil, let online = await importOnline(text) { return online }
-      return StateFiles.importArchive(stateDirectory: directory, text: text)
+      if directory == nil, let online = await importOnline(file) { return online }
+      return StateFiles.importArchive(stateDirectory: directory, text: try file.text())
     case .listIds:
       Terminal.write(try ReplyPresenter.present(invocation, reply: stateReply, style: style).stdout)
       return .success
@@ -224,13 +224,13 @@ struct Runner {
   /// so that navd recognises a retry (CONFLICTS.md I1).
   static var clientId: String { "navctl-uid-\(getuid())" }
 
-  static func read(_ source: ApplySource, command: String = "apply") throws -> String {
+  static func read(_ source: ApplySource) throws -> String {
     switch source {
     case .standardInput:
       return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     case .file(let path):
       guard let data = FileManager.default.contents(atPath: path) else {
-        throw UsageError("cannot read \(path)", command: command)
+        throw UsageError("cannot read \(path)", command: "apply")
       }
       return String(decoding: data, as: UTF8.self)
     }

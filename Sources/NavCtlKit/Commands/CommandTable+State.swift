@@ -36,7 +36,9 @@ extension CommandTable {
         "Without --state-dir, navctl sends each scene to the running navd (Import, PROTOCOL.md §3; needs the "
           + "admin right): navd checks it, replaces the scene at the file's version in a new epoch, stores it "
           + "and sends its subscribers a snapshot, scene by scene, while it serves. The whole file is checked "
-          + "first; a scene navd refuses changes nothing (the scenes before it stay imported). When navd "
+          + "first, and then sent, each time read in 64 KiB pieces one scene at a time: navctl never holds the "
+          + "file (stdin that is not a file is first copied to an unlinked temporary file); a scene longer than "
+          + "16 MiB of JSON is refused. A scene navd refuses changes nothing (the scenes before it stay imported). When navd "
           + "cannot be reached it writes the default state directory instead, as with --state-dir.",
         "With --state-dir (navd stopped): each scene in FILE replaces the saved scene of the same name (its "
           + "state at its version, in a new epoch; no history before it); other saved scenes stay. All or "
