@@ -19,21 +19,27 @@ extension SceneArchive {
   ///
   /// A file read as immutable (there was no WAL to read) is read again when it or its WAL
   /// changed meanwhile: a navd that started or wrote during the export (`changedSince`).
-  public static func export(databaseAt path: String, only: String? = nil) throws(StoreError) -> ExportResult {
+  ///
+  /// `progress` is told of each scene before it is read: its place (from 1), how many there
+  /// are, and its name; a damaged file can take long to read, and a terminal shows how far it is.
+  public static func export(
+    databaseAt path: String, only: String? = nil,
+    progress: (_ scene: Int, _ of: Int, _ name: String) -> Void = { _, _, _ in }
+  ) throws(StoreError) -> ExportResult {
     var attempts = 0
     while true {
       attempts += 1
       let readable = try RedoReplay.readable(databaseAt: path)
-      let result = try export(readable, path: path, only: only)
+      let result = try export(readable, path: path, only: only, progress: progress)
       guard attempts < 3, SQLiteDatabase.changedSince(readable.mode, path: path) else {
         return result
       }
     }
   }
 
-  private static func export(_ readable: RedoReplay.Readable, path: String, only: String?) throws(StoreError)
-    -> ExportResult
-  {
+  private static func export(
+    _ readable: RedoReplay.Readable, path: String, only: String?, progress: (Int, Int, String) -> Void
+  ) throws(StoreError) -> ExportResult {
     let reader = try SceneReader(database: readable.database)
     var problems: [String] = readable.problem.map { [$0] } ?? []
     var names: [String]
@@ -51,7 +57,8 @@ extension SceneArchive {
       problems += listing
     }
     var scenes: [Scene] = []
-    for name in names {
+    for (index, name) in names.enumerated() {
+      progress(index + 1, names.count, name)
       do throws(StoreError) {
         let stored = try reader.scene(name, problems: &problems)
         let (state, version, failure) = stored.replayed()

@@ -45,9 +45,13 @@ enum StateFiles {
       Terminal.writeError("navctl: \(problem)\n")
       return .refused
     }
+    let progress = ProgressLine(command: "export")
     do {
       _ = try DirectoryOwner.adopt(directory)
-      let result = try SceneArchive.export(databaseAt: path, only: scene)
+      let result = try SceneArchive.export(databaseAt: path, only: scene) { place, count, name in
+        progress.show("reading scene \(place) of \(count): \(name)")
+      }
+      progress.clear()
       if let missing = result.missing {
         // As the Export call answers it: SceneNotFound, exit 5.
         Terminal.writeError("navctl: export: \(path) holds no scene \"\(missing)\"\n")
@@ -62,6 +66,7 @@ enum StateFiles {
       }
       return .success
     } catch {
+      progress.clear()
       Terminal.writeError("navctl: export: \(error)\n")
       return .refused
     }

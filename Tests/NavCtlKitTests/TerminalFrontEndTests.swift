@@ -241,3 +241,16 @@ import Testing
     #expect(result.output.trimmingCharacters(in: .whitespaces) == "mail-app main")
   }
 }
+
+@Suite("Progress line")
+struct ProgressTextTests {
+  @Test("a progress line rewrites the line in place, fits the terminal less one column, and cannot steer it")
+  func progressLine() {
+    let line = ProgressText.line("reading scene 2 of 9: in\u{1B}[2Jbox", command: "export", columns: 30)
+    #expect(line.hasPrefix("\r\u{1B}[K"))
+    let text = String(line.dropFirst(ProgressText.erase.count))
+    #expect(text == "navctl: export: reading sc...")
+    #expect(!text.unicodeScalars.contains { $0.value == 0x1B })
+    #expect(ProgressText.line("short", command: "export", columns: 80) == "\r\u{1B}[Knavctl: export: short")
+  }
+}

@@ -313,3 +313,57 @@ def test_back_and_activate_at_back_pop_the_top_item(navd, fresh_scene):
 def test_scene_names_complete_from_navd(navd, fresh_scene):
     ok(navd.socket_path, "--scene", fresh_scene, "push", "Root", "--id", "root")
     assert fresh_scene in ok(navd.socket_path, "__complete", "scenes").split()
+
+
+# -- a damaged database, read offline ----------------------------------------------------------
+
+
+def test_export_of_a_damaged_database_shows_a_progress_line_only_on_a_terminal(tmp_path):
+    """Offline `navctl export` reads scene by scene: with stderr a terminal, a progress line says
+    which (rewritten in place, erased at the end); with stderr a pipe, nothing of it. Either way the
+    scenes it can read go to stdout and the damaged one is named on stderr, exit 1 (navctl(1) export)."""
+    import sqlite3
+
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    with Navd(["--state-dir", str(state)], name="damaged-export") as navd:
+        for scene in ("alpha", "beta", "gamma"):
+            ok(navd.socket_path, "--scene", scene, "push", scene.capitalize(), "--id", scene)
+    with sqlite3.connect(state / "navd.db") as database:
+        database.execute("UPDATE scenes SET snapshot = 'not json' WHERE name = 'beta'")
+    database.close()
+    command = [str(NAVCTL), "export", "--state-dir", str(state)]
+    env = env_for(str(tmp_path / "no-navd.sock"))
+
+    piped = subprocess.run(command, capture_output=True, text=True, env=env, timeout=30)
+    assert piped.returncode == 1, piped
+    assert [s["name"] for s in json.loads(piped.stdout)["scenes"]] == ["alpha", "gamma"]
+    assert "reading scene" not in piped.stderr and "\r" not in piped.stderr and "\x1b" not in piped.stderr
+    assert 'scene "beta"' in piped.stderr, piped.stderr
+
+    master, slave = pty.openpty()
+    set_size(slave, 24, 100)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    seen = bytearray()
+    stdout, _ = process.communicate(timeout=30)
+    while True:
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen.extend(chunk)
+    os.close(master)
+    assert process.returncode == 1
+    assert stdout.decode() == piped.stdout, "stdout is the same whatever stderr is"
+    text = seen.decode(errors="replace")
+    for place, scene in enumerate(("alpha", "beta", "gamma"), start=1):
+        assert f"\r\x1b[Knavctl: export: reading scene {place} of 3: {scene}" in text, text
+    progress_end = text.rindex("reading scene 3 of 3: gamma")
+    erased = text.index("\r\x1b[K", progress_end)
+    assert text[erased + 4:].replace("\r\n", "\n") == piped.stderr, "after the line is erased: the same report"

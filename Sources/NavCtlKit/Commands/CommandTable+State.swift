@@ -23,6 +23,8 @@ extension CommandTable {
           + "readable ones without --scene). With --state-dir, or when navd cannot be reached, reads the database "
           + "instead, whether navd runs or not, and changes no file in the state directory (not even after a "
           + "crash); from a damaged file it prints every scene it can read, names the others on stderr and exits 1. "
+          + "Reading the database, navctl shows which scene it reads on a progress line when stderr is a "
+          + "terminal (and erases it when done); a pipe or file gets no such line. "
           + "Save it with 'navctl export > navd-backup.json'. The format is Protocol/STORAGE.md, \"Export format\". "
           + "The system service's state is /var/lib/navd (run as root, or as its owner)."
       ],
