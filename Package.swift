@@ -39,7 +39,7 @@ let package = Package(
     .target(name: "NavServer", dependencies: ["NavModel", "Varlink", "CNavSys", "NavSystem", "NavFileSystem"]),
     .target(
       name: "NavService", dependencies: ["NavEngine", "NavServer", "Varlink", "NavWire", "NavModel", "NavAccess"]),
-    .target(name: "NavSystemd", dependencies: ["CSystemd", "NavServer", "Varlink", "NavWire", "NavModel"]),
+    .target(name: "NavSystemd", dependencies: ["CSystemd", "NavServer", "Varlink", "NavModel"]),
     .executableTarget(
       name: "navd",
       dependencies: [
@@ -56,7 +56,7 @@ let package = Package(
     .testTarget(name: "NavAccessTests", dependencies: ["NavAccess", "NavConfig"]),
     .testTarget(name: "NavFileSystemTests", dependencies: ["NavFileSystem", "NavSystem"]),
     .testTarget(name: "NavSystemTests", dependencies: ["NavSystem"]),
-    .testTarget(name: "NavSystemdTests", dependencies: ["NavSystemd", "NavServer", "Varlink", "NavWire", "CSystemd"]),
+    .testTarget(name: "NavSystemdTests", dependencies: ["NavSystemd", "NavServer", "Varlink", "CSystemd"]),
     .testTarget(name: "NavModelTests", dependencies: ["NavModel", "NavTestSupport"]),
     .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "NavModel", "NavTestSupport"]),
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "Varlink", "NavModel", "NavAccess", "NavTestSupport"]),

@@ -1,7 +1,6 @@
 import CSystemd
 import NavModel
 import NavServer
-import NavWire
 import Varlink
 
 #if canImport(Glibc)

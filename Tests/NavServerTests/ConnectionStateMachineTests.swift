@@ -1,5 +1,4 @@
 import NavModel
-import NavWire
 import Testing
 import Varlink
 

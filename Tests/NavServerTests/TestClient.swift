@@ -1,7 +1,6 @@
 import CNavSys
 import Foundation
 import NavModel
-import NavWire
 import Varlink
 
 @testable import NavServer

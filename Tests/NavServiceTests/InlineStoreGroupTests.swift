@@ -1,5 +1,4 @@
 import NavModel
-import NavWire
 import Testing
 
 /// PROTOCOL.md §2 "Pipelining": Mutates that arrive together are stored as one group even

@@ -3,7 +3,6 @@ import NavEngine
 import NavModel
 import NavServer
 import NavService
-import NavWire
 import Testing
 import Varlink
 

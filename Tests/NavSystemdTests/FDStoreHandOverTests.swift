@@ -1,6 +1,5 @@
 import CSystemd
 import NavServer
-import NavWire
 import Testing
 
 @testable import NavSystemd
