@@ -16,6 +16,12 @@ struct RedoLogLimits: Sendable {
   /// applier (it suspends its scene; the event loop goes on): what a lagging database can cost
   /// in memory and in log.
   var backlogBytes = 16 << 20
+  /// One scene's part of that backlog, in bytes, past which that scene's commits wait: a scene
+  /// writing faster than the database takes its records waits for its own records, while
+  /// every other scene's commits go on (the applier is one FIFO: a single `backlogBytes` let
+  /// one writer of large groups keep it full, and every scene's small group then waited
+  /// behind them). Past `backlogBytes` in all, every commit waits, as before.
+  var sceneBacklogBytes = 4 << 20
   /// How long the applier lets records gather after the first one before it writes them to
   /// the database.
   var batchNanoseconds = 5_000_000
@@ -86,6 +92,8 @@ final class RedoLogCommits: Sendable {
     var pending: [[UInt8]] = []
     /// Bytes written and not yet in the database (pending or being applied).
     var backlog = 0
+    /// `backlog` by scene (a group, and so a record, is one scene's); a scene leaves it at 0.
+    var sceneBacklog: [String: Int] = [:]
     /// The sequence the database holds the log through.
     var applied: UInt64
     /// Files retired for a newer one, with the last sequence each holds.
@@ -93,8 +101,8 @@ final class RedoLogCommits: Sendable {
     /// Whether the applier sleeps until a commit or `close` signals it.
     var applierIdle = false
     var closed = false
-    /// Commits waiting for the backlog to fall below the limit.
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Commits waiting for the backlog, or their scene's part of it, to fall below its limit.
+    var waiters: [(scene: String, waiter: CheckedContinuation<Void, Never>)] = []
     /// Why the log cannot take records any more (a partial record could not be cut off).
     var broken: StoreError?
     /// The applier's last failure while it retries; nil once a transaction succeeds.
@@ -185,11 +193,12 @@ final class RedoLogCommits: Sendable {
   /// nothing of it.
   nonisolated(nonsending) func commit(_ records: [CommitRecord]) async throws(StoreError) {
     let rows = records.map(StoreRow.init)
+    let scene = rows.first?.scene ?? ""
     while try !append(rows) {
       await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
         let resumeNow = state.withLock { state in
-          guard state.backlog >= limits.backlogBytes, !state.closed else { return true }
-          state.waiters.append(waiter)
+          guard mustWait(scene, state), !state.closed else { return true }
+          state.waiters.append((scene, waiter))
           return false
         }
         if resumeNow { waiter.resume() }
@@ -218,6 +227,12 @@ final class RedoLogCommits: Sendable {
     }
   }
 
+  /// Whether a commit to `scene` must wait for the applier: the backlog, or the scene's part
+  /// of it, is at its limit.
+  private func mustWait(_ scene: String, _ state: State) -> Bool {
+    state.backlog >= limits.backlogBytes || state.sceneBacklog[scene, default: 0] >= limits.sceneBacklogBytes
+  }
+
   private enum AppendOutcome {
     case written(wakeApplier: Bool)
     case failed(StoreError)
@@ -232,7 +247,8 @@ final class RedoLogCommits: Sendable {
       // Not a condition that heals by itself: say so to the writer rather than pile records up.
       return .failed(StoreError(failure.kind, "the database refuses the redo log's records: \(failure.message)"))
     }
-    guard state.backlog < limits.backlogBytes else {
+    let scene = rows.first?.scene ?? ""
+    guard !mustWait(scene, state) else {
       // The applier is behind because the disk is full: waiting would hang the writer until
       // space returns. It gets the error now; its next try may find room.
       if let failure = state.applyFailure {
@@ -258,6 +274,7 @@ final class RedoLogCommits: Sendable {
     }
     state.fileBytes += length
     state.backlog += length
+    state.sceneBacklog[scene, default: 0] += length
     if let last = state.pending.indices.last, state.pending[last].count + length <= limits.chunkBytes {
       state.pending[last].append(contentsOf: record)
     } else {
@@ -365,10 +382,13 @@ final class RedoLogCommits: Sendable {
     var rows: [StoreRow] = []
     /// Their records' bytes in the log.
     var bytes = 0
+    /// `bytes` by scene.
+    var sceneBytes: [String: Int] = [:]
     /// The sequence of the last record.
     var through: UInt64 = 0
 
     mutating func add(_ rows: [StoreRow], sequence: UInt64, bytes: Int) {
+      sceneBytes[rows.first?.scene ?? "", default: 0] += bytes
       self.rows.append(contentsOf: rows)
       self.bytes += bytes
       through = sequence
@@ -394,11 +414,11 @@ final class RedoLogCommits: Sendable {
           // Commits waiting for the backlog fail now, as new ones do (`append`), rather than
           // wait for a database that refuses their predecessors (a full disk too: it may
           // stay full until someone acts, and the writer is told).
-          var waiters: [CheckedContinuation<Void, Never>] = []
+          var waiters: [(scene: String, waiter: CheckedContinuation<Void, Never>)] = []
           swap(&waiters, &state.waiters)
           return (state.closed, waiters)
         }
-        for waiter in waiters { waiter.resume() }
+        for (_, waiter) in waiters { waiter.resume() }
         // A full disk heals once space returns; at close, the records stay in the log for the next start.
         if closing && failures >= 3 {
           finish(applied: false)
@@ -407,16 +427,24 @@ final class RedoLogCommits: Sendable {
         Self.nap(nanoseconds: min(1_000_000_000, 10_000_000 << min(failures, 7)))
       }
     }
-    let (through, bytes) = (transaction.through, transaction.bytes)
+    let (through, bytes, sceneBytes) = (transaction.through, transaction.bytes, transaction.sceneBytes)
     transaction = PendingTransaction()
     let waiters = state.withLock { state in
       state.applied = through
       state.backlog -= bytes
+      for (scene, bytes) in sceneBytes {
+        let left = state.sceneBacklog[scene, default: 0] - bytes
+        state.sceneBacklog[scene] = left > 0 ? left : nil
+      }
       state.applyFailure = nil
       state.transactions += 1
-      var waiters: [CheckedContinuation<Void, Never>] = []
-      if state.backlog < limits.backlogBytes { swap(&waiters, &state.waiters) }
-      return waiters
+      var ready: [CheckedContinuation<Void, Never>] = []
+      var waiting: [(scene: String, waiter: CheckedContinuation<Void, Never>)] = []
+      swap(&waiting, &state.waiters)
+      for waiter in waiting {
+        if mustWait(waiter.scene, state) { state.waiters.append(waiter) } else { ready.append(waiter.waiter) }
+      }
+      return ready
     }
     for waiter in waiters { waiter.resume() }
     return true
@@ -503,11 +531,11 @@ final class RedoLogCommits: Sendable {
   func close() -> Bool {
     let waiters = state.withLock { state in
       state.closed = true
-      var waiters: [CheckedContinuation<Void, Never>] = []
+      var waiters: [(scene: String, waiter: CheckedContinuation<Void, Never>)] = []
       swap(&waiters, &state.waiters)
       return waiters
     }
-    for waiter in waiters { waiter.resume() }
+    for (_, waiter) in waiters { waiter.resume() }
     wake.signal()
     let thread = self.thread.withLock { thread in
       defer { thread = nil }

@@ -137,6 +137,8 @@ public final class SQLiteSceneStore: SceneStore {
         var limits = redoLimits
         limits.fileBytes = min(limits.fileBytes, budget.redoFileBytes)
         limits.backlogBytes = min(limits.backlogBytes, budget.backlogBytes)
+        // At least one byte: a scene with nothing unapplied is never made to wait.
+        limits.sceneBacklogBytes = min(limits.sceneBacklogBytes, max(1, limits.backlogBytes / 4))
         // A transaction the reserve can let through on a full disk.
         limits.transactionBytes = min(limits.transactionBytes, max(16 << 10, budget.reserveBytes / 2))
         commits = .redoLog(

@@ -151,6 +151,33 @@ struct RedoLogCommitsTests {
     #expect(try store.load().first?.version == 2)
   }
 
+  @Test("backlog: a scene past its part of the backlog waits for its own records; other scenes' commits go on")
+  func sceneBacklogShare() async throws {
+    let directory = TemporaryDirectory()
+    let store = try SQLiteSceneStore(
+      path: directory.database, durability: .normal,
+      redoLimits: RedoLogLimits(backlogBytes: 1 << 20, sceneBacklogBytes: 1, batchNanoseconds: 200_000_000))
+    try await waitForApplierRest()
+    var heavy = SceneState.empty
+    #expect(try store.commitAtOnce([try record(scene: "heavy", version: 1, ops: pushOps("a"), state: &heavy)]))
+    let next = [try record(scene: "heavy", version: 2, ops: pushOps("b"), state: &heavy)]
+    #expect(try !store.commitAtOnce(next), "heavy's one unapplied record is its whole part")
+    for scene in ["other", "third"] {
+      var state = SceneState.empty
+      #expect(
+        try store.commitAtOnce([try record(scene: scene, version: 1, ops: pushOps("o"), state: &state)]),
+        "\(scene)'s group is written at once, beside heavy's full part")
+    }
+    #expect(store.transactions == 0, "nothing was applied: only the parts decided")
+    try await store.commit(next)
+    #expect(store.transactions >= 1, "heavy's second group waited for the applier")
+    await closeOffPool(store)
+    let reopened = try SQLiteSceneStore(path: directory.database, durability: .normal)
+    defer { reopened.close() }
+    let scenes = Dictionary(uniqueKeysWithValues: try reopened.load().map { ($0.name, $0.version) })
+    #expect(scenes == ["heavy": 2, "other": 1, "third": 1])
+  }
+
   @Test(
     "at once: a group past backlogBytes is not written (false) and the awaited commit stores it; full never is at once")
   func commitAtOnceWhenFull() async throws {
