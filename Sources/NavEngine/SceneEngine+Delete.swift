@@ -31,7 +31,7 @@ extension SceneEngine {
     core.deleted = true
     // A group the store is working on was planned before the deletion: it commits first (its
     // result arrives as a job on the executor). What is planned after it is refused.
-    while core.storing != nil { try? await Task.sleep(for: .milliseconds(1)) }
+    await whenNotStoring()
     let version = core.version
     if let ifVersion, ifVersion != version {
       core.deleted = false

@@ -24,7 +24,7 @@ extension SceneEngine {
     }
     core.deleted = true
     core.replaced = true
-    while core.storing != nil { try? await Task.sleep(for: .milliseconds(1)) }
+    await whenNotStoring()
     do {
       try await store.commit([record])
     } catch {

@@ -25,6 +25,8 @@ public actor SceneEngine {
   /// When the store was handed the group it is working on (`perform`): its latency is counted
   /// when the result comes (`SceneCounters.commitLatency`).
   var storeStartedAt = 0.0
+  /// `whenNotStoring` callers, resumed once no group is being stored.
+  private var notStoringWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// What a submitted mutation is answered with (`submit`), called on the scene's executor.
   public typealias Completion = @Sendable (Result<MutationOutcome, NavError>) -> Void
@@ -132,12 +134,23 @@ public actor SceneEngine {
     while true {
       effects.giveAnswers()
       if effects.scheduleTurn { executor.later { self.onLater { $0.takeTurn() } } }
-      guard let records = effects.store else { return }
+      guard let records = effects.store else { break }
       storeStartedAt = now()
       guard let result = store.commit(records, waiter: self) else { return }
       core.counters.commitLatency.record(now() - storeStartedAt)
       effects = core.stored(result)
     }
+    if !notStoringWaiters.isEmpty, core.storing == nil {
+      for waiter in notStoringWaiters { waiter.resume() }
+      notStoringWaiters = []
+    }
+  }
+
+  /// Returns once no group is being stored: a group planned before now commits, or fails,
+  /// first (`delete`, `replace`).
+  func whenNotStoring() async {
+    guard core.storing != nil else { return }
+    await withCheckedContinuation { notStoringWaiters.append($0) }
   }
 
   private func takeTurn() { perform(core.turn()) }

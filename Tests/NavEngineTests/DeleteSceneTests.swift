@@ -1,4 +1,5 @@
 import NavModel
+import Synchronization
 import Testing
 
 @testable import NavEngine
@@ -63,6 +64,38 @@ struct DeleteSceneTests {
     #expect(await write(engine, "a2", by: Self.alice).failureValue?.limit == "scenesPerUser")
     _ = try await engine.deleteScene("a1", ifVersion: nil).get()
     #expect(try await write(engine, "a2", by: Self.alice).get().created)
+  }
+
+  @Test("A deletion asked for while a group is being stored waits for that group, then ends at its version")
+  func deletionWaitsForTheGroupBeingStored() async throws {
+    let held = HeldScene()
+    held.submit(Sample.request([Sample.button("b")]), 0)
+    #expect(held.store.groups == [[1]])
+    let scene = held.scene
+    let ended = Mutex<Result<SceneEngine.Deletion, NavError>?>(nil)
+    Task {
+      let result = await scene.delete(ifVersion: nil)
+      ended.withLock { $0 = result }
+    }
+    // The task comes to the scene as a job on the manual executor, from another thread.
+    for _ in 0..<100_000 where held.executor.pendingCount == 0 { await Task.yield() }
+    held.executor.runAll()
+    #expect(held.store.groups == [[1]], "the deletion is not handed to the store while version 1 is being stored")
+    #expect(held.answers[0] == nil)
+    held.finish()
+    #expect(try held.answers[0]?.get().version == 1, "the group planned before the deletion commits")
+    // The deletion then goes on, and hands its record to the store from off the executor.
+    for _ in 0..<100_000 where held.store.groups.isEmpty {
+      held.executor.runAll()
+      await Task.yield()
+    }
+    #expect(held.store.groups == [[0]], "then the deletion's record, which has no version")
+    held.finish()
+    for _ in 0..<100_000 where ended.withLock({ $0 == nil }) {
+      held.executor.runAll()
+      await Task.yield()
+    }
+    #expect(try ended.withLock { $0 }?.get().version == 1)
   }
 
   @Test("ifVersion other than the scene's is Conflict with currentVersion; nothing is deleted")
