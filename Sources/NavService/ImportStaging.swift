@@ -5,7 +5,8 @@ import Synchronization
 /// The pieces of the scene document each connection is importing (`Import`, PROTOCOL.md §3):
 /// one scene per connection, at most `sceneBytes` bytes of it and `totalBytes` across all
 /// connections, dropped when the document is imported, started afresh, or its connection
-/// closes.
+/// closes. A whole document stays counted while it is checked (`checked`), so the documents
+/// being parsed count toward `totalBytes` too.
 final class ImportStaging: Sendable {
   /// The default bound on one scene's document, in bytes of JSON text.
   static let defaultSceneBytes = 8 << 20
@@ -71,13 +72,18 @@ final class ImportStaging: Sendable {
             max: totalBytes))
       }
       document.text.append(contentsOf: bytes)
+      staged.bytes += document.text.count
       guard call.last else {
         staged.documents[connection] = document
-        staged.bytes += document.text.count
         return (document.text.count, nil)
       }
       return (document.text.count, document)
     }
+  }
+
+  /// A whole document `add` returned has been checked: its bytes no longer count.
+  func checked(_ document: Staged) {
+    staged.withLock { $0.bytes -= document.text.count }
   }
 
   /// The connection closed: what it held goes.

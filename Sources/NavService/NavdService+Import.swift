@@ -1,3 +1,4 @@
+import Dispatch
 import NavEngine
 import NavModel
 import NavServer
@@ -14,15 +15,19 @@ extension NavdService {
       context.reply(ImportReply(received: added.received))
       return
     }
-    let state: SceneState
-    do throws(NavError) {
-      state = try Self.importedState(document, limits: engine.configuration.limits)
-    } catch {
-      throw .rejected(error)
-    }
     let engine = engine
+    let staging = importStaging
     let requester = requester(context)
     run {
+      let checked = await Self.checkedOffLoop(document, limits: engine.configuration.limits)
+      staging.checked(document)
+      let state: SceneState
+      switch checked {
+      case .success(let checkedState): state = checkedState
+      case .failure(let error):
+        context.fail(error)
+        return
+      }
       switch await engine.importScene(
         document.scene, state: state, version: document.version, requester: requester)
       {
@@ -34,6 +39,26 @@ extension NavdService {
       }
     }
   }
+
+  /// `importedState` on a thread of Dispatch's, not the loop's nor the cooperative pool's: a
+  /// document of up to `importSceneBytes` is parsed and checked while the loop serves everyone.
+  private static func checkedOffLoop(_ document: ImportStaging.Staged, limits: ModelLimits) async
+    -> Result<SceneState, NavError>
+  {
+    await withCheckedContinuation { done in
+      importChecks.async {
+        do throws(NavError) {
+          done.resume(returning: .success(try importedState(document, limits: limits)))
+        } catch {
+          done.resume(returning: .failure(error))
+        }
+      }
+    }
+  }
+
+  /// Where whole documents are checked, one at a time (they count toward `importTotalBytes`
+  /// until they are).
+  private static let importChecks = DispatchQueue(label: "navd-import")
 
   /// The document's state, checked; a refusal names the scene, the path into the document
   /// (under `state`) and the rule.
