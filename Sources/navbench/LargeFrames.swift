@@ -36,6 +36,8 @@ extension Bench {
     let label = "another client's round trip while one streams \(frame.count)-byte publishes"
     measurements.record("large.others", label, others)
     measurements.record("large.others.max", "\(label), max", "µs", others.at(1))
+    // The database serves both clients: what the other one wrote is the large one's peer.
+    measurements.record("large.others.rate", "\(label), per second", "/s", Double(samples.count) / seconds)
     measurements.record(
       "large.rate", "\(frame.count)-byte publishes, 4 in flight", "/s", Double(writer.acknowledged) / seconds)
     recordServerCPU(
