@@ -61,7 +61,7 @@ let package = Package(
     .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "NavModel", "NavTestSupport"]),
     .testTarget(name: "NavWireTests", dependencies: ["NavWire", "Varlink", "NavModel", "NavAccess", "NavTestSupport"]),
     .testTarget(name: "NavClientTests", dependencies: ["NavClient", "NavModel", "Varlink", "NavWire"]),
-    .testTarget(name: "NavCtlKitTests", dependencies: ["NavCtlKit", "NavModel"], exclude: ["Golden"]),
+    .testTarget(name: "NavCtlKitTests", dependencies: ["NavCtlKit", "NavModel", "NavWire"], exclude: ["Golden"]),
     .testTarget(
       name: "NavServerTests",
       dependencies: ["NavServer", "NavService", "Varlink", "NavWire", "NavModel", "CNavSys", "NavTestSupport"]),

@@ -33,9 +33,9 @@ struct Runner {
     var stateReply: JSONValue = .null
     if invocation.needsState {
       do {
-        stateReply = try await client.call(
-          method: invocation.stateRequest.method, parameters: invocation.stateRequest.parameters.objectValue ?? [:])
-        state = try SceneState(json: stateReply["state"] ?? .null)
+        let received = try await client.send(invocation.stateCall)
+        state = received.reply.state
+        stateReply = received.parameters
       } catch let error as NavClientError where error.remoteName == NavErrorName.sceneNotFound.rawValue {
         state = .empty
         stateReply = StateReply(version: 0, epoch: nil, state: .empty).parameters
@@ -85,7 +85,7 @@ struct Runner {
     guard let request = invocation.request(ops: ops, terminalColumns: Terminal.columns, clientId: Self.clientId)
     else { return .success }
     if request.more { return try await stream(request) }
-    let reply = try await client.call(method: request.method, parameters: request.parameters.objectValue ?? [:])
+    let reply = try await send(request.call)
     let output = try ReplyPresenter.present(
       invocation, reply: reply, style: style, columns: Terminal.columns, build: build)
     Terminal.write(output.stdout)
@@ -108,17 +108,22 @@ struct Runner {
         try await drawFollowingResizes(waitForScene: waitForScene, policy)
       }
     case .watchActions(let follow):
-      let replies = client.replies(
-        method: request.method, parameters: request.parameters.objectValue ?? [:], follow: Self.policy(follow))
-      for try await reply in replies {
+      for try await reply in client.replies(request.call, follow: Self.policy(follow)) {
         Terminal.write(ReplyPresenter.activation(reply, json: options.json))
       }
     default:
-      for try await reply in client.replies(method: request.method, parameters: request.parameters.objectValue ?? [:]) {
+      for try await reply in client.replies(request.call) {
         Terminal.write(ReplyPresenter.line(reply))
       }
     }
     return .success
+  }
+
+  /// Sends a typed call through NavClient: the reply is decoded as its type (a reply of the
+  /// wrong shape fails as a protocol violation); what is printed is read from the parameters
+  /// navd sent, so `--json` shows the reply as it came.
+  private func send<Call: NavCall>(_ call: Call) async throws -> JSONValue {
+    try await client.send(call).parameters
   }
 
   static func policy(_ follow: Follow) -> FollowPolicy {

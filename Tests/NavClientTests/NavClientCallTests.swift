@@ -51,6 +51,14 @@ struct NavClientCallTests {
       #expect(back.action == nil && back.watchers == 0 && back.version == 12)
       let raw = try await client.call(method: "org.varlink.service.GetInfo", parameters: ["x": 1])
       #expect(raw["echo"] == ["x": 1])
+      let sent = try await client.send(GetServerInfoCall())
+      #expect(sent.reply == info, "send decodes the reply as the call's type")
+      #expect(sent.parameters["futureField"] == "ignored", "and keeps the parameters as navd sent them")
+      // The fake answers DeleteScene with {"echo": …}: no version, so not a DeleteScene reply.
+      let malformed = await #expect(throws: NavClientError.self) {
+        try await client.send(DeleteSceneCall(scene: "gone", ifVersion: nil))
+      }
+      #expect(malformed.map { "\($0)" }?.contains("DeleteScene reply") == true, "\(String(describing: malformed))")
     }
     #expect(server.calls("io.navd.GetState").first?.parameters == ["scene": "main"])
     #expect(server.calls("io.navd.GetLayout").first?.parameters == ["scene": "main", "width": 320])

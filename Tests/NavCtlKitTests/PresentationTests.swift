@@ -1,5 +1,6 @@
 import NavCtlKit
 import NavModel
+import NavWire
 import Testing
 
 /// Which call each invocation makes, and how replies and errors are printed.
@@ -120,17 +121,25 @@ struct PresentationTests {
     try Golden.check(show, named: "text/show.txt")
   }
 
-  @Test("info never traps on numbers out of Int's range (issue 13: navctl info, numeric hardening)")
+  @Test("info and activate never trap on numbers out of Int's range: the reply is refused by its field (issue 13)")
   func infoWithHugeNumbers() throws {
-    let info: JSONValue = [
+    var info: JSONValue = [
       "version": "0.1.0", "protocolVersion": "1.0", "pid": 1e300, "uptimeSeconds": 1e300, "scenes": -1,
       "connections": 3, "subscribers": 1,
     ]
+    #expect(throws: MalformedReply(#"GetServerInfo reply: "pid" must be an integer, got number"#)) {
+      try ReplyPresenter.present(try Support.parse("info"), reply: info, style: .ascii)
+    }
+    if case .object(var members) = info {
+      members["pid"] = 42
+      info = .object(members)
+    }
     let text = try ReplyPresenter.present(try Support.parse("info"), reply: info, style: .ascii).stdout
     #expect(text.contains("protocol:     1.0\n") && text.contains("uptime:       0s\n"), "\(text)")
-    let activated = try ReplyPresenter.present(
-      try Support.parse("activate compose"), reply: ["action": "new", "watchers": 1e300], style: .ascii)
-    #expect(activated.stdout == "activated compose: action new, delivered to 0 watchers\n")
+    #expect(throws: MalformedReply(#"Activate reply: "watchers" must be an integer, got number"#)) {
+      try ReplyPresenter.present(
+        try Support.parse("activate compose"), reply: ["action": "new", "watchers": 1e300], style: .ascii)
+    }
   }
 
   @Test("scenes, info, activate and the actions stream")
@@ -173,8 +182,8 @@ struct PresentationTests {
     let dropped: JSONValue = ["kind": "dropped", "scene": "main", "dropped": 3, "version": 9]
     #expect(ReplyPresenter.activation(dropped, json: false) == "dropped 3 activations of main (not read in time)\n")
     let stateReply: JSONValue = ["version": 1, "state": try Support.scene(["item a", "push X --id x"]).json]
-    #expect(ReplyPresenter.ids(fromStateReply: stateReply, kind: .navigation) == "x\n")
-    #expect(ReplyPresenter.ids(fromStateReply: stateReply, kind: .bar) == "a\n")
+    #expect(try ReplyPresenter.ids(fromStateReply: stateReply, kind: .navigation) == "x\n")
+    #expect(try ReplyPresenter.ids(fromStateReply: stateReply, kind: .bar) == "a\n")
   }
 
   @Test("watch redraws in place on a terminal; watch --json prints each update as one line")

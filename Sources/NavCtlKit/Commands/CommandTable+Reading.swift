@@ -12,7 +12,8 @@ extension CommandTable {
           CallCommand(
             request: { scene, _ in NavRequest(GetStateCall(scene: scene)) },
             text: { reply, _, _ in
-              StateText.describe(reply["state"] ?? .null, version: ReplyPresenter.version(reply))
+              let reply = try StateReply(parameters: reply)
+              return StateText.describe(reply.state, version: Int(reply.version))
             }))
       }),
     CommandSpec(
@@ -91,7 +92,7 @@ extension CommandTable {
         .call(
           CallCommand(
             request: { _, _ in NavRequest(GetServerInfoCall()) },
-            text: { reply, _, _ in ReplyPresenter.serverInfo(reply) }))
+            text: { reply, _, _ in try ReplyPresenter.serverInfo(reply) }))
       }),
   ]
 
@@ -190,7 +191,7 @@ extension CommandTable {
         request: { scene, _ in
           NavRequest(ActivateCall(scene: scene, item: item, metrics: LayoutMetrics(width: width), expectTop: expect))
         },
-        text: { reply, _, _ in ReplyPresenter.activated(item, reply: reply) }))
+        text: { reply, _, _ in try ReplyPresenter.activated(item, reply: reply) }))
   }
 
   /// apply, completion, help, and the hidden helper for completion.

@@ -1,26 +1,48 @@
 import NavModel
 import NavWire
 
-/// One Varlink call navctl makes: the method, its parameters, and whether it streams.
+/// One io.navd call navctl makes: the typed call (NavWire's), and whether it streams.
+///
+/// Two requests are equal when they send the same method with the same parameters.
 public struct NavRequest: Sendable, Hashable {
-  /// The qualified method name, e.g. `io.navd.GetLayout`.
-  public var method: String
-  /// The call's parameters object.
-  public var parameters: JSONValue
+  /// The typed call, which the executable sends through NavClient.
+  public let call: any NavCall
   /// `"more": true`: the reply is a stream (the method's `descriptor.streams`).
-  public var more: Bool
+  public let more: Bool
 
-  /// A call.
-  public init(method: String, parameters: JSONValue, more: Bool = false) {
-    self.method = method
-    self.parameters = parameters
-    self.more = more
-  }
+  /// The qualified method name, e.g. `io.navd.GetLayout`.
+  public var method: String { type(of: call).method.qualifiedName }
+  /// The call's parameters object.
+  public var parameters: JSONValue { call.parameters }
 
   /// The request for a typed io.navd call (`more` for the methods that stream).
   public init(_ call: some NavCall) {
-    let method = type(of: call).method
-    self.init(method: method.qualifiedName, parameters: call.parameters, more: method.descriptor.streams)
+    self.call = call
+    more = type(of: call).method.descriptor.streams
+  }
+
+  /// The request a call written as Varlink sends it stands for: the typed call its method's
+  /// descriptor reads from `parameters`; nil for a method io.navd does not have, or parameters
+  /// it refuses.
+  public init?(method: String, parameters: JSONValue, more: Bool = false) {
+    guard let name = method.split(separator: ".").last, method == "\(NavProtocol.interface).\(name)",
+      let navMethod = NavMethod(rawValue: String(name)),
+      let call = try? navMethod.descriptor.call.init(parameters: parameters)
+    else { return nil }
+    self.call = call
+    self.more = more
+  }
+
+  /// The same method, parameters and `more`.
+  public static func == (a: NavRequest, b: NavRequest) -> Bool {
+    a.method == b.method && a.parameters == b.parameters && a.more == b.more
+  }
+
+  /// Hashes what `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(method)
+    hasher.combine(parameters)
+    hasher.combine(more)
   }
 }
 
@@ -36,10 +58,10 @@ extension Invocation {
   }
 
   /// The `GetState` call that reads the snapshot a plan is built from.
-  public var stateRequest: NavRequest { NavRequest(GetStateCall(scene: options.scene)) }
+  public var stateCall: GetStateCall { GetStateCall(scene: options.scene) }
 
   /// The call the action makes; nil for actions answered without navd (help, version, completion,
-  /// and `__ids`, which is answered from the `stateRequest` reply).
+  /// and `__ids`, which is answered from the `stateCall` reply).
   ///
   /// `ops` are the ops of `mutate` (from `MutationPlan.ops(for:)`) or `apply` (from `ApplyDocument`);
   /// `terminalColumns` is the width `show` and `watch` draw at when no `--width` was given.

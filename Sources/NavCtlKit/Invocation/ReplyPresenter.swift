@@ -36,13 +36,15 @@ public enum ReplyPresenter {
       return PresentedOutput(stdout: json ? line(reply) : try command.text(reply, style, columns))
     case .watch(let width, _, _):
       if json { return PresentedOutput(stdout: line(reply)) }
+      guard case .snapshot(let snapshot) = try SubscribeFrame(parameters: reply) else {
+        throw MalformedReply("Subscribe frame: a drawing needs a snapshot")
+      }
       return PresentedOutput(
-        stdout: try watchFrame(
-          document: reply["document"] ?? .null, columns: width ?? columns, style: style, clear: false))
+        stdout: try watchFrame(document: snapshot.document, columns: width ?? columns, style: style, clear: false))
     case .watchActions:
       return PresentedOutput(stdout: activation(reply, json: json))
     case .listIds(let kind):
-      return PresentedOutput(stdout: ids(fromStateReply: reply, kind: kind))
+      return PresentedOutput(stdout: try ids(fromStateReply: reply, kind: kind))
     case .help(let text):
       return PresentedOutput(stdout: text)
     case .version, .completion, .exportState, .importState:
@@ -63,14 +65,15 @@ public enum ReplyPresenter {
     return (clear ? "\u{1B}[H\u{1B}[2J" : "") + BarRenderer.render(layout: layout, width: columns, style: style)
   }
 
-  /// An `Activate` reply: `activated compose: action new, delivered to 1 watcher`.
+  /// An `Activate` reply (an `ActivationResult`): `activated compose: action new, delivered to 1 watcher`.
   /// The back button (`@back`): `went back (version 7)`.
-  static func activated(_ item: String, reply: JSONValue) -> String {
+  static func activated(_ item: String, reply: JSONValue) throws(MalformedReply) -> String {
+    let result = try ActivationResult(parameters: reply)
     if item == CommandTable.backButton {
-      return "went back" + (version(reply).map { " (version \($0))" } ?? "") + "\n"
+      return "went back" + (result.version.map { " (version \($0))" } ?? "") + "\n"
     }
-    let action = reply["action"]?.stringValue.map { "action \($0)" } ?? "no action"
-    let watchers = wholeNumber(reply["watchers"]) ?? 0
+    let action = result.action.map { "action \($0)" } ?? "no action"
+    let watchers = result.watchers
     return "activated \(item): \(action), delivered to \(watchers) watcher\(watchers == 1 ? "" : "s")\n"
   }
 
@@ -142,14 +145,14 @@ public enum ReplyPresenter {
     return out
   }
 
-  static func serverInfo(_ reply: JSONValue) -> String {
+  /// A `GetServerInfo` reply (a `ServerInfo`), one fact a line.
+  static func serverInfo(_ reply: JSONValue) throws(MalformedReply) -> String {
+    let info = try ServerInfo(parameters: reply)
     var out = ""
     let rows: [(String, String)] = [
-      ("navd version", reply["version"]?.stringValue ?? "?"),
-      ("protocol", reply["protocolVersion"]?.stringValue ?? "?"),
-      ("pid", LayoutText.number(reply["pid"])), ("uptime", duration(reply["uptimeSeconds"]?.numberValue ?? 0)),
-      ("scenes", LayoutText.number(reply["scenes"])), ("connections", LayoutText.number(reply["connections"])),
-      ("subscribers", LayoutText.number(reply["subscribers"])),
+      ("navd version", info.version), ("protocol", info.protocolVersion), ("pid", String(info.pid)),
+      ("uptime", duration(info.uptimeSeconds)), ("scenes", String(info.scenes)),
+      ("connections", String(info.connections)), ("subscribers", String(info.subscribers)),
     ]
     for (name, value) in rows {
       out += name + ":" + String(repeating: " ", count: max(1, 13 - name.count)) + value + "\n"
@@ -168,18 +171,16 @@ public enum ReplyPresenter {
     return parts.isEmpty ? "0s" : parts.joined(separator: " ")
   }
 
-  /// Ids from a `GetState` reply, one per line (for `__ids`).
-  public static func ids(fromStateReply reply: JSONValue, kind: IdKind) -> String {
-    let state = reply["state"] ?? .null
+  /// Ids from a `GetState` reply (a `StateReply`), one per line (for `__ids`).
+  public static func ids(fromStateReply reply: JSONValue, kind: IdKind) throws(MalformedReply) -> String {
+    let state = try StateReply(parameters: reply).state
     let ids: [String]
     switch kind {
-    case .navigation: ids = (state["navigationBar"]?["items"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
-    case .bar: ids = (state["barButtonItems"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+    case .navigation: ids = state.navigationBar.items.map(\.id)
+    case .bar: ids = state.barButtonItems.items.map(\.id)
     }
     return ids.map { $0 + "\n" }.joined()
   }
-
-  static func version(_ reply: JSONValue) -> Int? { wholeNumber(reply["version"]) }
 
   /// A reply's number as an `Int`, rounded down; nil when it is missing, not a number, negative
   /// or beyond 2^53 (a reply never makes navctl trap, whatever navd or an impostor sends).

@@ -3,9 +3,8 @@ import NavModel
 /// The readable text form of a state document (`navctl get`).
 public enum StateText {
   /// The stack (root first, with every field that is set), the toolbar, the bar button
-  /// items, tints and appearance. A document this navctl cannot read is printed as JSON.
-  public static func describe(_ json: JSONValue, version: Int? = nil) -> String {
-    guard let state = try? SceneState(json: json) else { return JSONWriter.string(json) + "\n" }
+  /// items, tints and appearance.
+  public static func describe(_ state: SceneState, version: Int? = nil) -> String {
     var out = version.map { "State at version \($0)\n" } ?? ""
     let bar = state.navigationBar
     out += "Stack (root first)" + (bar.hidden ? ", navigation bar hidden" : "") + ":\n"
