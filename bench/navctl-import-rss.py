@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Peak RSS of navctl itself (/usr/bin/time -v, "Maximum resident set size") while it imports a
 large export into a running navd over the socket (Import). Run from the repository with NAVD_BIN
-set; NAVCTL_BIN picks the navctl to measure, EXPORT_MB the file's size (default 180):
+set; NAVCTL_BIN picks the navctl to measure, EXPORT_MB the file's size (default 180), STDIN=1 a pipe:
 NAVD_BIN=$PWD/.build/debug/navd python3 bench/navctl-import-rss.py"""
 import json, os, re, shutil, subprocess, sys, tempfile, time
 sys.path.insert(0, "Tests/e2e")
 from navd_fixture import Navd
 
 navctl = os.environ.get("NAVCTL_BIN", ".build/debug/navctl")
+# STDIN=1: `cat FILE | navctl import -`, the export arriving on a pipe.
+piped = os.environ.get("STDIN") == "1"
 megabytes = int(os.environ.get("EXPORT_MB", "180"))
 state = tempfile.mkdtemp(prefix="navctl-import-rss-")
 try:
@@ -30,8 +32,10 @@ try:
             f.write("]}\n")
         print("scene bytes", size, "scenes", count, "file bytes", os.path.getsize(path))
         started = time.time()
-        run = subprocess.run(["/usr/bin/time", "-v", navctl, "--socket", navd.socket_path, "import", path],
-                             capture_output=True, text=True)
+        command = ["/usr/bin/time", "-v", navctl, "--socket", navd.socket_path, "import", "-" if piped else path]
+        with subprocess.Popen(["cat", path], stdout=subprocess.PIPE) if piped else open(path) as source:
+            stdin = source.stdout if piped else subprocess.DEVNULL
+            run = subprocess.run(command, stdin=stdin, capture_output=True, text=True)
         seconds = time.time() - started
         peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
         print("rc", run.returncode, run.stdout.strip().splitlines()[-1:] , "seconds", round(seconds, 1))
