@@ -116,32 +116,47 @@ public struct ExportReader {
     var nesting = 0
     var inString = false
     var escaped = false
-    while let byte = try peek() {
-      if !inString, nesting == 0, !text.isEmpty, Self.endsScalar(byte) { break }
-      position += 1
-      text.append(byte)
+    var done = false
+    // The bytes of the buffer are scanned in place and taken a run at a time.
+    while !done, try peek() != nil {
+      var index = position
+      while index < buffer.count {
+        let byte = buffer[index]
+        if !inString, nesting == 0, index > position || !text.isEmpty, Self.endsScalar(byte) {
+          done = true
+          break
+        }
+        index += 1
+        if inString {
+          if escaped {
+            escaped = false
+          } else if byte == UInt8(ascii: "\\") {
+            escaped = true
+          } else if byte == UInt8(ascii: "\"") {
+            inString = false
+            if nesting == 0 {
+              done = true
+              break
+            }
+          }
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "{"), UInt8(ascii: "["): nesting += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"): nesting -= 1
+        default: break
+        }
+        if nesting <= 0, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+          done = true
+          break
+        }
+      }
+      text.append(contentsOf: buffer[position..<index])
+      position = index
       guard text.count <= limit else {
         throw StoreError(.io, "\(what) is longer than \(limit) bytes, the most navctl reads of one")
       }
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-          if nesting == 0 { break }
-        }
-        continue
-      }
-      switch byte {
-      case UInt8(ascii: "\""): inString = true
-      case UInt8(ascii: "{"), UInt8(ascii: "["): nesting += 1
-      case UInt8(ascii: "}"), UInt8(ascii: "]"): nesting -= 1
-      default: break
-      }
-      if nesting == 0, byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { break }
-      if nesting < 0 { break }
     }
     do {
       return try JSONParser.parse(text, maxDepth: JSONParser.defaultMaxDepth - depth)

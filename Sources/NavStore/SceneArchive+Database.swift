@@ -72,45 +72,75 @@ extension SceneArchive {
   }
 
   /// Writes every scene into the database at `path` (created, mode 0600, or migrated as navd would),
-  /// replacing a stored scene of the same name; other scenes stay. One transaction: all or nothing.
-  ///
-  /// Each scene becomes a snapshot at its version under a new epoch, with an empty log and no
-  /// remembered mutation ids. The caller holds the state directory's lock (navd is not
-  /// running). What the redo log holds is written to the database first, as a start would.
+  /// replacing a stored scene of the same name; other scenes stay. One transaction: all or nothing
+  /// (`ArchiveImport`).
   public func importInto(databaseAt path: String) throws(StoreError) {
+    let transaction = try ArchiveImport(databaseAt: path)
+    do throws(StoreError) {
+      for scene in scenes { try transaction.write(scene) }
+      try transaction.commit()
+    } catch {
+      transaction.rollBack()
+      throw error
+    }
+  }
+}
+
+/// An import into the database of a stopped navd, scene by scene in one transaction, so that
+/// an export read in pieces (`ExportReader`) is written without being held whole.
+///
+/// Each scene becomes a snapshot at its version under a new epoch, with an empty log and no
+/// remembered mutation ids. The caller holds the state directory's lock (navd is not
+/// running). What the redo log holds is written to the database first, as a start would.
+public struct ArchiveImport {
+  private let path: String
+  private let database: SQLiteDatabase
+  private let upsert: SQLiteStatement
+  private let deleteLog: SQLiteStatement
+  private let deleteIds: SQLiteStatement
+
+  /// Opens (or creates, mode 0600) the database at `path` and begins the transaction.
+  public init(databaseAt path: String) throws(StoreError) {
     // navd's own creation, not SQLite's: that would make the file with the umask's mode (0644).
     try DatabaseCreation.createIfMissing(at: path)
-    let database = try SQLiteDatabase(path: path)
+    self.path = path
+    database = try SQLiteDatabase(path: path)
     try Schema.migrate(database)
     _ = try RedoReplay.replay(
       into: try StoreWriter(database: database), databasePath: path, files: RedoLogFiles(databasePath: path))
-    let upsert = try database.prepare(
+    upsert = try database.prepare(
       "INSERT INTO scenes (name, epoch, snapshot_version, snapshot) VALUES (?1, ?2, ?3, ?4) "
         + "ON CONFLICT (name) DO UPDATE SET epoch = ?2, snapshot_version = ?3, snapshot = ?4")
-    let deleteLog = try database.prepare("DELETE FROM log WHERE scene = ?1")
-    let deleteIds = try database.prepare("DELETE FROM mutation_ids WHERE scene = ?1")
+    deleteLog = try database.prepare("DELETE FROM log WHERE scene = ?1")
+    deleteIds = try database.prepare("DELETE FROM mutation_ids WHERE scene = ?1")
     try database.execute("BEGIN IMMEDIATE")
-    do throws(StoreError) {
-      for scene in scenes {
-        try deleteLog.run(.text(scene.name))
-        try deleteIds.run(.text(scene.name))
-        // A new epoch: what navd served after the export may be gone, so the same version
-        // number may now stand for another state (STORAGE.md §4, "New epochs").
-        try upsert.run(
-          .text(scene.name), .text(SceneEngine.newEpoch()), .integer(Int64(scene.version)),
-          .text(JSONWriter.string(scene.state.json)))
-      }
-      try database.execute("COMMIT")
-    } catch {
-      if database.inTransaction { try? database.execute("ROLLBACK") }
-      throw error
-    }
+  }
+
+  /// Replaces the stored scene of `scene`'s name by it, in the transaction.
+  public func write(_ scene: SceneArchive.Scene) throws(StoreError) {
+    try deleteLog.run(.text(scene.name))
+    try deleteIds.run(.text(scene.name))
+    // A new epoch: what navd served after the export may be gone, so the same version
+    // number may now stand for another state (STORAGE.md §4, "New epochs").
+    try upsert.run(
+      .text(scene.name), .text(SceneEngine.newEpoch()), .integer(Int64(scene.version)),
+      .text(JSONWriter.string(scene.state.json)))
+  }
+
+  /// Commits every scene written, makes it durable and records a clean stop.
+  public func commit() throws(StoreError) {
+    try database.execute("COMMIT")
     // The scenes' epochs are new already: the next start need not renew them again.
     try RedoLogFiles.sync(path + "-wal")
     try RedoLogFiles.sync(path)
     try RunRecord(
       databaseInode: RunRecord.inode(of: path), bootId: RunRecord.currentBootId(), durability: .full, running: false
     ).write(in: StateDirectory.containing(path))
+  }
+
+  /// Drops every scene written: the database is as it was.
+  public func rollBack() {
+    if database.inTransaction { try? database.execute("ROLLBACK") }
   }
 }
 

@@ -10,7 +10,8 @@ import NavWire
 ///
 /// The file is read twice in bounded pieces (`ExportReader`), never whole: once to check
 /// every scene before anything is sent, once to send them, so navctl holds one scene at a
-/// time whatever the file's size.
+/// time whatever the file's size. The offline import (`StateFiles.importArchive`) reads it
+/// the same way.
 extension Runner {
   /// The longest scene object navctl reads from an export: navd holds at most
   /// `importSceneBytes` of a scene's document as navctl sends it (without spaces), and a
@@ -104,9 +105,4 @@ struct ExportFile {
     try await reader.scenes(body)
   }
 
-  /// The whole file as text, for the offline import into a stopped navd's database.
-  func text() throws -> String {
-    try handle.seek(toOffset: 0)
-    return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
-  }
 }

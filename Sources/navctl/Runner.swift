@@ -66,7 +66,7 @@ struct Runner {
         return .usage
       }
       if directory == nil, let online = await importOnline(file) { return online }
-      return StateFiles.importArchive(stateDirectory: directory, text: try file.text())
+      return await StateFiles.importArchive(stateDirectory: directory, file: file)
     case .listIds:
       Terminal.write(try ReplyPresenter.present(invocation, reply: stateReply, style: style).stdout)
       return .success

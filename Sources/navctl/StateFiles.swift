@@ -73,19 +73,28 @@ enum StateFiles {
   }
 
   /// Writes the scenes of an export into the database, holding navd's lock so navd cannot start meanwhile.
-  static func importArchive(stateDirectory: String?, text: String) -> ExitCode {
+  ///
+  /// The file is read as the online import reads it (`ExportFile`, one scene at a time): once
+  /// to check every scene, then again into one transaction, so it is never held whole.
+  static func importArchive(stateDirectory: String?, file: ExportFile) async -> ExitCode {
     do {
-      let archive = try SceneArchive(json: try JSONParser.parse(text))
+      var count = 0
+      try await file.scenes { _ in count += 1 }
       guard let directory = directory(stateDirectory, command: "import") else { return .refused }
       let owner = try DirectoryOwner.adopt(directory)
       try prepare(directory, owner: owner)
       guard let lock = lock(directory) else { return .refused }
-      try withExtendedLifetime(lock) {
-        try archive.importInto(databaseAt: directory + "/" + SQLiteSceneStore.fileName)
+      let transaction = try ArchiveImport(databaseAt: directory + "/" + SQLiteSceneStore.fileName)
+      do {
+        try await file.scenes { scene in try transaction.write(scene) }
+        try transaction.commit()
+      } catch {
+        transaction.rollBack()
+        throw error
       }
+      withExtendedLifetime(lock) {}
       let written = owner.map { " (as \(DirectoryOwner.describe($0)), the directory's owner)" } ?? ""
-      Terminal.write(
-        "imported \(archive.scenes.count) scene(s) into \(directory)/\(SQLiteSceneStore.fileName)\(written)\n")
+      Terminal.write("imported \(count) scene(s) into \(directory)/\(SQLiteSceneStore.fileName)\(written)\n")
       return .success
     } catch let error as UsageError {
       Terminal.writeError(error.report)

@@ -44,7 +44,7 @@ extension CommandTable {
           + "cannot be reached it writes the default state directory instead, as with --state-dir.",
         "With --state-dir (navd stopped): each scene in FILE replaces the saved scene of the same name (its "
           + "state at its version, in a new epoch; no history before it); other saved scenes stay. All or "
-          + "nothing. Refused while navd runs on the "
+          + "nothing, and read the same way: checked whole first, then written scene by scene in one transaction. Refused while navd runs on the "
           + "state directory: it holds navd.lock. Without --state-dir the default directory must exist "
           + "(navctl never creates a state directory it was not given). Files it creates are mode 0600; "
           + "run as root on a directory owned by another user (the system service's /var/lib/navd, owned by "
