@@ -46,6 +46,16 @@ struct LiveDocument: Sendable {
     }
   }
 
+  /// What the document holds in memory: a layout view's its document
+  /// (`LayoutDocument.residentBytes`) and once more its layout's arrays, which the
+  /// view's previous version keeps (`SubscriptionGroup.lastUpdateFrom`) while the
+  /// live one is changed from a copy; the state view's, one per scene, its encoded
+  /// size `encoded`.
+  func residentBytes(encoded: Int) -> Int {
+    guard let layoutDocument else { return encoded }
+    return layoutDocument.residentBytes + layoutDocument.layout.residentBytes
+  }
+
   /// The document at `version`, shared with subscribers: a layout view's keeps its
   /// layout, not the JSON this document goes on changing in place (`VersionedDocument`).
   func versioned(_ version: UInt64) -> VersionedDocument {
@@ -60,14 +70,16 @@ struct LiveDocument: Sendable {
   /// A layout document resolves again only what `change` names and writes its patch from
   /// the values that changed (`LayoutDocument.update(to:change:)`, held to the resolver and
   /// `PatchBuilder.diff` by `LayoutDocumentTests`); the state document is diffed whole.
-  mutating func update(to state: SceneState, change: LayoutChange) -> [PatchOperation] {
+  mutating func update(
+    to state: SceneState, change: LayoutChange, shared: SharedResolution? = nil
+  ) -> [PatchOperation] {
     if let old = stateDocument {
       let new = state.json
       stateDocument = new
       return PatchBuilder.diff(old, new)
     }
     guard layoutDocument != nil else { preconditionFailure("a live document with neither view") }
-    return layoutDocument!.update(to: state, change: change)
+    return layoutDocument!.update(to: state, change: change, shared: shared)
   }
 }
 
@@ -106,6 +118,13 @@ struct SubscriptionGroup: Sendable {
     self.live = live
     current = live.versioned(version)
     lastUpdateFrom = current
+  }
+
+  /// What the view holds in memory while live: its document (`LiveDocument.residentBytes`)
+  /// and its snapshot frame: what the scene's `LayoutCache` weighs it at.
+  var residentBytes: Int {
+    MemoryLayout<SubscriptionGroup>.size + (live?.residentBytes(encoded: documentBytes) ?? 0)
+      + (snapshot?.frame.count ?? 0)
   }
 
   /// Lets go of the live document and the snapshot (`LayoutCache`): `current` stays, the

@@ -3,7 +3,9 @@ import Synchronization
 /// The documents one scene keeps for its views, bounded in bytes (`layoutCacheBytes`):
 /// past the bound, the views least recently brought up to date let go of their live
 /// document (`SubscriptionGroup.evict`) and build it again from the scene's state when
-/// next pulled. A view is weighed at its encoded document's size (`documentBytes`).
+/// next pulled. A view is weighed at what it holds resident (`SubscriptionGroup.residentBytes`:
+/// its layout document, the layout its previous version keeps and its snapshot frame), not
+/// at its encoded document's size, which is several times smaller.
 ///
 /// Recency is kept as a queue of uses, oldest first, each with the tick it was made at:
 /// an eviction takes uses from the front and skips those a later use superseded, so a

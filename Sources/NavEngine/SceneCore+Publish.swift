@@ -61,10 +61,12 @@ extension SceneCore {
 
 extension SubscriptionGroup {
   /// Moves the view's document to `state`, the state after `last` (`change` says
-  /// what may differ), and returns the framed update from the current version to
+  /// what may differ, `shared` what the other views of `state` resolved), and returns the framed update from the current version to
   /// `last`'s, with `last`'s `animated` and events (a span of several versions
   /// carries none: `UpdateSpans`; a `coalesced` one neither).
-  mutating func advance(to state: SceneState, at last: LogEntry, change: LayoutChange, coalesced: Bool) -> [UInt8]? {
+  mutating func advance(
+    to state: SceneState, at last: LogEntry, change: LayoutChange, shared: SharedResolution, coalesced: Bool
+  ) -> [UInt8]? {
     let patch: [PatchOperation]
     if live == nil {
       // Evicted: built again from the state, and diffed whole against the current document.
@@ -73,7 +75,7 @@ extension SubscriptionGroup {
       patch = PatchBuilder.diff(current.document, next.document)
       live = rebuilt
     } else {
-      patch = live!.update(to: state, change: change)
+      patch = live!.update(to: state, change: change, shared: shared)
     }
     let from = current.version
     current = live!.versioned(last.version)

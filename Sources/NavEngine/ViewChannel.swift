@@ -50,7 +50,7 @@ final class ViewChannel: Sendable {
   /// Counts the view's live document as just used in the scene's cache, and evicts the
   /// views that puts over its bound (outside this channel's lock).
   func used() {
-    for evicted in cache.used(self, bytes: group.withLock(\.documentBytes)) { evicted.evict() }
+    for evicted in cache.used(self, bytes: group.withLock(\.residentBytes)) { evicted.evict() }
   }
 
   /// Lets go of the live document (`LayoutCache`).
@@ -72,6 +72,8 @@ struct PendingSpan: Sendable {
   var state: SceneState
   var last: LogEntry
   var change: LayoutChange
+  /// What every view of `state` resolves alike, made once for all of them.
+  var shared = SharedResolution()
   /// Several spans made one (`SubscriptionGroup.published`): its update is coalesced.
   var coalesced = false
 }
@@ -115,7 +117,9 @@ extension SubscriptionGroup {
     let start = current
     var chunk: [UInt8] = []
     for span in spans {
-      guard let update = advance(to: span.state, at: span.last, change: span.change, coalesced: span.coalesced)
+      guard
+        let update = advance(
+          to: span.state, at: span.last, change: span.change, shared: span.shared, coalesced: span.coalesced)
       else { continue }
       if chunk.isEmpty { chunk = update } else { chunk += update }
     }

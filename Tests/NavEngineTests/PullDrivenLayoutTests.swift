@@ -156,4 +156,38 @@ struct PullDrivenLayoutTests {
       }
     }
   }
+
+  @Test("§6 a width is weighed at what it holds resident, not its encoded document, whether or not it had a snapshot")
+  func widthIsWeighedResident() async throws {
+    let scene = try await Self.scene()
+    let s = TestSubscriber(id: 1)
+    try await scene.subscribe(s.subscriber, view: Self.width(400), sinceVersion: nil)
+    let frame = s.subscriber.pull()
+    let (weight, _) = await scene.layoutCacheBytes()
+    #expect(weight > 2 * frame.count, "one width: \(weight) bytes, its snapshot frame \(frame.count)")
+    // A resume sends no snapshot: the width still weighs its document.
+    let version = await scene.snapshot().version
+    let resumed = TestSubscriber(id: 2)
+    try await scene.subscribe(resumed.subscriber, view: Self.width(500), sinceVersion: version)
+    let (both, _) = await scene.layoutCacheBytes()
+    #expect(both - weight > weight / 2, "a resumed width: \(both - weight) bytes")
+  }
+
+  @Test("§6 a bound of three widths' resident cost keeps at most three widths live, however many subscribe")
+  func boundHoldsResidentWidths() async throws {
+    let probe = try await Self.scene()
+    let first = TestSubscriber(id: 1)
+    try await probe.subscribe(first.subscriber, view: Self.width(300), sinceVersion: nil)
+    let (weight, _) = await probe.layoutCacheBytes()
+    let scene = try await Self.scene { $0.layoutCacheBytes = 3 * weight + weight / 2 }
+    var subscribers: [TestSubscriber] = []
+    for index in 0..<20 {
+      let s = TestSubscriber(id: UInt64(index + 1))
+      try await scene.subscribe(s.subscriber, view: Self.width(Double(300 + index)), sinceVersion: nil)
+      subscribers.append(s)
+      let (held, bound) = await scene.layoutCacheBytes()
+      #expect(held <= bound, "after \(index + 1) widths: \(held) bytes held")
+      #expect(await scene.liveViews() <= 3, "after \(index + 1) widths")
+    }
+  }
 }

@@ -113,9 +113,11 @@ struct LayoutDocumentTests {
       for step in 0..<steps {
         let ops = nextOps(&generator, state)
         guard let result = try? state.applying(ops) else { continue }
+        // Every other sequence, the widths of a step share what they resolve alike, as a
+        // committed span's views do (`SharedResolution`).
         try expectReferenceUpdate(
           &documents, metrics: allMetrics, from: state, to: result.state,
-          change: LayoutChange(ops: ops, in: result.state),
+          change: LayoutChange(ops: ops, in: result.state), shared: sequence % 2 == 0 ? SharedResolution() : nil,
           context: "seed \(seed) (NAVD_TEST_SEED to replay) sequence \(sequence) step \(step) ops \(ops)")
         observe(ops, state, result.state, allMetrics.count)
         state = result.state
@@ -129,11 +131,11 @@ struct LayoutDocumentTests {
   /// of the two reference documents, which also takes its old document to its new.
   static func expectReferenceUpdate(
     _ documents: inout [LayoutDocument], metrics allMetrics: [LayoutMetrics?], from state: SceneState,
-    to next: SceneState, change: LayoutChange, context: String
+    to next: SceneState, change: LayoutChange, shared: SharedResolution? = nil, context: String
   ) throws {
     for (index, metrics) in allMetrics.enumerated() {
       let before = documents[index].json
-      let patch = documents[index].update(to: next, change: change)
+      let patch = documents[index].update(to: next, change: change, shared: shared)
       let layout = LayoutResolver.resolve(next, metrics: metrics)
       let reference = layout.json
       let context = "metrics \(String(describing: metrics)): \(context)"

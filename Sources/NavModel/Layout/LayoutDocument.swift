@@ -27,9 +27,11 @@ public struct LayoutDocument: Sendable {
   /// `layout.json`, made when read.
   public var json: JSONValue { layout.json }
   /// The navigation bar of the last state before geometry.
-  private var navigationBarDraft: LayoutResolver.NavigationBarDraft
+  private(set) var navigationBarDraft: LayoutResolver.NavigationBarDraft
   /// The toolbar of the last state before geometry.
-  private var toolbarDraft: LayoutResolver.ToolbarDraft
+  private(set) var toolbarDraft: LayoutResolver.ToolbarDraft
+  /// What the document holds in memory (`estimatedResidentBytes`): what the layout cache weighs it at.
+  public private(set) var residentBytes = 0
 
   /// The document of `state`.
   public init(_ state: SceneState, metrics: LayoutMetrics?) {
@@ -39,13 +41,17 @@ public struct LayoutDocument: Sendable {
     layout = Layout(
       navigationBar: LayoutResolver.layOut(navigationBarDraft, metrics: metrics),
       toolbar: LayoutResolver.layOut(toolbarDraft, metrics: metrics))
+    residentBytes = estimatedResidentBytes
   }
 
   /// Moves the document to `state`, which differs from the last one at most
   /// in what `change` names, and returns the patch from the previous `json`
-  /// to the new one.
+  /// to the new one. `shared`: what the other widths of `state` resolved alike
+  /// (made for `state` alone), or nil.
   @discardableResult
-  public mutating func update(to state: SceneState, change: LayoutChange) -> [PatchOperation] {
+  public mutating func update(
+    to state: SceneState, change: LayoutChange, shared: SharedResolution? = nil
+  ) -> [PatchOperation] {
     let navigationBarRead =
       change.navigationBarContent || change.centre || change.prompt || change.backButton
       || change.navigationBarAppearance || change.navigationBarTints || change.navigationBarHidden
@@ -55,9 +61,10 @@ public struct LayoutDocument: Sendable {
       || !change.barButtonItems.isEmpty
     guard navigationBarRead || toolbarRead else { return [] }
     let oldNavigationBar = navigationBarRead ? layout.navigationBar : nil
-    let parts = navigationBarRead ? updateNavigationBar(to: state, change: change) : []
+    let parts = navigationBarRead ? updateNavigationBar(to: state, change: change, shared: shared) : []
     let oldToolbar = toolbarRead ? layout.toolbar : nil
-    if toolbarRead { updateToolbar(to: state, change: change) }
+    let toolbarLaidOut = toolbarRead && updateToolbar(to: state, change: change, shared: shared)
+    if parts == .all || toolbarLaidOut { residentBytes = estimatedResidentBytes }
     return LayoutPatch.diff(
       navigationBar: oldNavigationBar, layout.navigationBar, parts: parts, toolbar: oldToolbar, layout.toolbar)
   }
@@ -68,11 +75,11 @@ public struct LayoutDocument: Sendable {
 extension LayoutDocument {
   /// Moves the navigation bar to `state`; returns the parts that may have changed.
   private mutating func updateNavigationBar(
-    to state: SceneState, change: LayoutChange
+    to state: SceneState, change: LayoutChange, shared: SharedResolution?
   ) -> LayoutPatch.NavigationBarParts {
     // Every tint is every item: resolving the bar again is no more work than finding them.
     guard !change.navigationBarContent && !change.navigationBarTints,
-      let edits = editNavigationBarDraft(to: state, change: change)
+      let edits = editNavigationBarDraft(to: state, change: change, shared: shared)
     else {
       navigationBarDraft = LayoutResolver.navigationBarDraft(state, metrics: metrics)
       layout.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
@@ -131,7 +138,9 @@ extension LayoutDocument {
   /// the draft's arrays themselves change (an item became or stopped being a
   /// flexible space, which the navigation bar leaves out, R27): then the
   /// draft must be made again.
-  private mutating func editNavigationBarDraft(to state: SceneState, change: LayoutChange) -> NavigationBarEdits? {
+  private mutating func editNavigationBarDraft(
+    to state: SceneState, change: LayoutChange, shared: SharedResolution?
+  ) -> NavigationBarEdits? {
     var edits = NavigationBarEdits()
     let bar = state.navigationBar
     navigationBarDraft.layout.hidden = bar.hidden
@@ -172,7 +181,9 @@ extension LayoutDocument {
           if index == nil && flexible { continue }
           return nil
         }
-        let candidate = LayoutResolver.candidate(item, in: state, bar: .navigationBar)
+        let candidate =
+          shared?.candidate(item, in: state, bar: .navigationBar)
+          ?? LayoutResolver.candidate(item, in: state, bar: .navigationBar)
         if candidate.width != candidates[index].width || candidate.item.kind != candidates[index].item.kind {
           edits.geometry = true
         }
@@ -219,13 +230,13 @@ extension LayoutDocument {
 // MARK: - The toolbar
 
 extension LayoutDocument {
-  /// Moves the toolbar to `state`.
-  private mutating func updateToolbar(to state: SceneState, change: LayoutChange) {
+  /// Moves the toolbar to `state`; true when it was laid out again.
+  private mutating func updateToolbar(to state: SceneState, change: LayoutChange, shared: SharedResolution?) -> Bool {
     // A new item array, or every tint: resolving the bar again is no more work than editing it.
     guard !change.toolbarItems && !change.toolbarTints else {
       toolbarDraft = LayoutResolver.toolbarDraft(state, metrics: metrics)
       layout.toolbar = LayoutResolver.layOut(toolbarDraft, metrics: metrics)
-      return
+      return true
     }
     toolbarDraft.layout.hidden = state.toolbar.hidden
     if change.toolbarAppearance {
@@ -236,7 +247,8 @@ extension LayoutDocument {
     for id in change.barButtonItems {
       guard let index = toolbarDraft.items.firstIndex(where: { $0.item.id == id }), let item = state.barButtonItems[id]
       else { continue }
-      let candidate = LayoutResolver.candidate(item, in: state, bar: .toolbar)
+      let candidate =
+        shared?.candidate(item, in: state, bar: .toolbar) ?? LayoutResolver.candidate(item, in: state, bar: .toolbar)
       if candidate.width != toolbarDraft.items[index].width
         || candidate.item.kind != toolbarDraft.items[index].item.kind
       {
@@ -248,7 +260,7 @@ extension LayoutDocument {
     }
     if geometry {
       layout.toolbar = LayoutResolver.layOut(toolbarDraft, metrics: metrics)
-      return
+      return true
     }
     // The geometry stands: each changed part is set in place, keeping its extent.
     layout.toolbar.hidden = toolbarDraft.layout.hidden
@@ -263,6 +275,7 @@ extension LayoutDocument {
         layout.toolbar.overflow[toolbarDraft.items[placed..<index].count { !$0.item.kind.isSpace }] = item
       }
     }
+    return false
   }
 }
 
