@@ -17,8 +17,9 @@
 /// - otherwise, or when the bar's content itself changed (a push, a side
 ///   array, every tint), the bar is laid out again from its draft;
 /// - the patch is written from the old and new values of the bars that
-///   changed (`LayoutPatch`), encoding only the members that differ; no JSON
-///   document is kept: `json` is made when read.
+///   changed (`LayoutPatch`), encoding only the members that differ, and of
+///   only the items set in place when the geometry stood; no JSON document is
+///   kept: `json` is made when read.
 public struct LayoutDocument: Sendable {
   /// What every version is resolved with.
   public let metrics: LayoutMetrics?
@@ -61,33 +62,41 @@ public struct LayoutDocument: Sendable {
       || !change.barButtonItems.isEmpty
     guard navigationBarRead || toolbarRead else { return [] }
     let oldNavigationBar = navigationBarRead ? layout.navigationBar : nil
-    let parts = navigationBarRead ? updateNavigationBar(to: state, change: change, shared: shared) : []
+    let (parts, positions) =
+      navigationBarRead ? updateNavigationBar(to: state, change: change, shared: shared) : ([], nil)
     let oldToolbar = toolbarRead ? layout.toolbar : nil
-    let toolbarLaidOut = toolbarRead && updateToolbar(to: state, change: change, shared: shared)
-    if parts == .all || toolbarLaidOut { residentBytes = estimatedResidentBytes }
+    let toolbarPositions = toolbarRead ? updateToolbar(to: state, change: change, shared: shared) : nil
+    if parts == .all || (toolbarRead && toolbarPositions == nil) { residentBytes = estimatedResidentBytes }
+    // A toolbar none of whose items was set in place, whose appearance and hidden flag did
+    // not change either, is as it was: not diffed.
+    let toolbarUnchanged =
+      toolbarPositions.map { $0.first.isEmpty && $0.overflow.isEmpty } == true && !change.toolbarAppearance
+      && !change.toolbarHidden
     return LayoutPatch.diff(
-      navigationBar: oldNavigationBar, layout.navigationBar, parts: parts, toolbar: oldToolbar, layout.toolbar)
+      navigationBar: oldNavigationBar, layout.navigationBar, parts: parts, positions: positions,
+      toolbar: toolbarUnchanged ? nil : oldToolbar, layout.toolbar, toolbarPositions: toolbarPositions)
   }
 }
 
 // MARK: - The navigation bar
 
 extension LayoutDocument {
-  /// Moves the navigation bar to `state`; returns the parts that may have changed.
+  /// Moves the navigation bar to `state`; returns the parts that may have changed and,
+  /// when the geometry stood, where items were set in place (nil: laid out again).
   private mutating func updateNavigationBar(
     to state: SceneState, change: LayoutChange, shared: SharedResolution?
-  ) -> LayoutPatch.NavigationBarParts {
+  ) -> (LayoutPatch.NavigationBarParts, LayoutPatch.Positions?) {
     // Every tint is every item: resolving the bar again is no more work than finding them.
     guard !change.navigationBarContent && !change.navigationBarTints,
       let edits = editNavigationBarDraft(to: state, change: change, shared: shared)
     else {
       navigationBarDraft = LayoutResolver.navigationBarDraft(state, metrics: metrics)
       layout.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
-      return .all
+      return (.all, nil)
     }
     if edits.geometry {
       layout.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
-      return .all
+      return (.all, nil)
     }
     // The geometry stands: each changed part is set in place, keeping its extent.
     var parts: LayoutPatch.NavigationBarParts = []
@@ -113,16 +122,23 @@ extension LayoutDocument {
       parts.insert(.backButton)
     }
     if !edits.items.isEmpty { parts.insert(.items) }
+    var positions = LayoutPatch.Positions()
     for (side, index) in edits.items {
       let item = (side == .left ? navigationBarDraft.left[index] : navigationBarDraft.right[index]).item
       switch Self.placement(of: index, side: side, in: navigationBarDraft, laidOut: layout.navigationBar) {
-      case .left(let position): layout.navigationBar.left[position].take(item)
-      case .right(let position): layout.navigationBar.right[position].take(item)
-      case .overflow(let position): layout.navigationBar.overflow[position] = OverflowedItem(item, side: side)
+      case .left(let position):
+        layout.navigationBar.left[position].take(item)
+        positions.first.append(position)
+      case .right(let position):
+        layout.navigationBar.right[position].take(item)
+        positions.right.append(position)
+      case .overflow(let position):
+        layout.navigationBar.overflow[position] = OverflowedItem(item, side: side)
+        positions.overflow.append(position)
       case .dropped: break
       }
     }
-    return parts
+    return (parts, positions)
   }
 
   /// What `editNavigationBarDraft` changed: whether a width the geometry
@@ -230,13 +246,16 @@ extension LayoutDocument {
 // MARK: - The toolbar
 
 extension LayoutDocument {
-  /// Moves the toolbar to `state`; true when it was laid out again.
-  private mutating func updateToolbar(to state: SceneState, change: LayoutChange, shared: SharedResolution?) -> Bool {
+  /// Moves the toolbar to `state`; returns where items were set in place, nil when it was
+  /// laid out again.
+  private mutating func updateToolbar(
+    to state: SceneState, change: LayoutChange, shared: SharedResolution?
+  ) -> LayoutPatch.Positions? {
     // A new item array, or every tint: resolving the bar again is no more work than editing it.
     guard !change.toolbarItems && !change.toolbarTints else {
       toolbarDraft = LayoutResolver.toolbarDraft(state, metrics: metrics)
       layout.toolbar = LayoutResolver.layOut(toolbarDraft, metrics: metrics)
-      return true
+      return nil
     }
     toolbarDraft.layout.hidden = state.toolbar.hidden
     if change.toolbarAppearance {
@@ -260,22 +279,26 @@ extension LayoutDocument {
     }
     if geometry {
       layout.toolbar = LayoutResolver.layOut(toolbarDraft, metrics: metrics)
-      return true
+      return nil
     }
     // The geometry stands: each changed part is set in place, keeping its extent.
     layout.toolbar.hidden = toolbarDraft.layout.hidden
     if change.toolbarAppearance { layout.toolbar.appearance = toolbarDraft.layout.appearance }
     let placed = layout.toolbar.items.count
+    var positions = LayoutPatch.Positions()
     for index in edited {
       let item = toolbarDraft.items[index].item
       if index < placed {
         layout.toolbar.items[index].take(item)
+        positions.first.append(index)
       } else if !item.kind.isSpace {
         // Overflowed spaces are dropped (R47): the others keep their order.
-        layout.toolbar.overflow[toolbarDraft.items[placed..<index].count { !$0.item.kind.isSpace }] = item
+        let position = toolbarDraft.items[placed..<index].count { !$0.item.kind.isSpace }
+        layout.toolbar.overflow[position] = item
+        positions.overflow.append(position)
       }
     }
-    return false
+    return positions
   }
 }
 

@@ -36,16 +36,30 @@ struct LayoutPatch {
     static let all = Self(rawValue: 0x3F)
   }
 
+  /// Where a bar's items were set in place (`LayoutDocument`: the geometry stood):
+  /// the positions, in each array, of the only items that may differ. With them an
+  /// array's patch diffs those items alone instead of comparing the arrays whole.
+  struct Positions {
+    /// `left` of a navigation bar, `items` of a toolbar.
+    var first: [Int] = []
+    var overflow: [Int] = []
+    /// `right` of a navigation bar.
+    var right: [Int] = []
+  }
+
   /// The patch from the navigation bar `old` to `new` (at `/navigationBar`),
   /// then from the toolbar `oldToolbar` to `newToolbar` (at `/toolbar`); a bar
   /// given as nil did not change, nor did the parts of the navigation bar not in `parts`.
+  /// `positions` and `toolbarPositions`: where each bar's items were set in place, nil when
+  /// its arrays may differ anywhere.
   static func diff(
     navigationBar old: NavigationBarLayout?, _ new: NavigationBarLayout, parts: NavigationBarParts = .all,
-    toolbar oldToolbar: ToolbarLayout?, _ newToolbar: ToolbarLayout
+    positions: Positions? = nil,
+    toolbar oldToolbar: ToolbarLayout?, _ newToolbar: ToolbarLayout, toolbarPositions: Positions? = nil
   ) -> [PatchOperation] {
     var patch = LayoutPatch()
-    if let old { patch.member("navigationBar") { $0.bar(old, new, parts: parts) } }
-    if let oldToolbar { patch.member("toolbar") { $0.bar(oldToolbar, newToolbar) } }
+    if let old { patch.member("navigationBar") { $0.bar(old, new, parts: parts, positions: positions) } }
+    if let oldToolbar { patch.member("toolbar") { $0.bar(oldToolbar, newToolbar, positions: toolbarPositions) } }
     return patch.operations
   }
 
@@ -155,9 +169,29 @@ struct LayoutPatch {
     }
   }
 
+  /// Member `key` is an identity array whose items differ at most at `positions`
+  /// (same ids in the same order): each changed one is diffed in place, in index order.
+  private mutating func array<Element: Equatable>(
+    _ key: String, _ old: [Element], _ new: [Element], at positions: [Int],
+    _ diff: (inout LayoutPatch, Element, Element) -> Void
+  ) {
+    guard !positions.isEmpty else { return }
+    var changed = positions
+    if changed.count > 1 { changed.sort() }
+    member(key) { patch in
+      var previous = -1
+      for index in changed where index != previous {
+        previous = index
+        if old[index] != new[index] { patch.member(String(index)) { diff(&$0, old[index], new[index]) } }
+      }
+    }
+  }
+
   // MARK: - The layout's objects, members in ascending key order (R64)
 
-  private mutating func bar(_ old: NavigationBarLayout, _ new: NavigationBarLayout, parts: NavigationBarParts) {
+  private mutating func bar(
+    _ old: NavigationBarLayout, _ new: NavigationBarLayout, parts: NavigationBarParts, positions: Positions?
+  ) {
     if parts.contains(.appearance) {
       object("appearance", old.appearance, new.appearance, json: \.json) { $0.appearance($1, $2) }
     }
@@ -166,22 +200,34 @@ struct LayoutPatch {
     }
     if parts.contains(.centre) { object("centre", old.centre, new.centre, json: \.json) { $0.centre($1, $2) } }
     if parts.contains(.hidden) { scalar("hidden", old.hidden, new.hidden, JSONValue.bool) }
-    if parts.contains(.items) {
+    if parts.contains(.items), let positions {
+      array("left", old.left, new.left, at: positions.first) { $0.item($1, $2) }
+      array("overflow", old.overflow, new.overflow, at: positions.overflow) { $0.overflowed($1, $2) }
+    } else if parts.contains(.items) {
       array("left", old.left, new.left, json: \.json) { $0.item($1, $2) }
       array("overflow", old.overflow, new.overflow, json: \.json) { $0.overflowed($1, $2) }
     }
     if parts.contains(.prompt) { scalar("prompt", old.prompt, new.prompt) { $0.map(JSONValue.string) ?? .null } }
-    if parts.contains(.items) { array("right", old.right, new.right, json: \.json) { $0.item($1, $2) } }
+    if parts.contains(.items), let positions {
+      array("right", old.right, new.right, at: positions.right) { $0.item($1, $2) }
+    } else if parts.contains(.items) {
+      array("right", old.right, new.right, json: \.json) { $0.item($1, $2) }
+    }
     if parts.contains(.prompt) {
       scalar("topItem", old.topItem, new.topItem) { $0.map(JSONValue.string) ?? .null }
     }
   }
 
-  private mutating func bar(_ old: ToolbarLayout, _ new: ToolbarLayout) {
+  private mutating func bar(_ old: ToolbarLayout, _ new: ToolbarLayout, positions: Positions?) {
     object("appearance", old.appearance, new.appearance, json: \.json) { $0.appearance($1, $2) }
     scalar("hidden", old.hidden, new.hidden, JSONValue.bool)
-    array("items", old.items, new.items, json: \.json) { $0.item($1, $2) }
-    array("overflow", old.overflow, new.overflow, json: \.json) { $0.item($1, $2) }
+    if let positions {
+      array("items", old.items, new.items, at: positions.first) { $0.item($1, $2) }
+      array("overflow", old.overflow, new.overflow, at: positions.overflow) { $0.item($1, $2) }
+    } else {
+      array("items", old.items, new.items, json: \.json) { $0.item($1, $2) }
+      array("overflow", old.overflow, new.overflow, json: \.json) { $0.item($1, $2) }
+    }
   }
 
   private mutating func backButton(_ old: BackButtonLayout, _ new: BackButtonLayout) {
