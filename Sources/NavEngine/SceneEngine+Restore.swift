@@ -31,7 +31,7 @@ struct SceneHistory: Sendable {
   /// apply to the state before it (for instance under lower limits than it
   /// was written with): navd must not serve a history it cannot rebuild.
   init(restoring stored: StoredScene, configuration: EngineConfiguration) throws(StoreError) {
-    let encoded = stored.log.map { JSONWriter.bytes(.array($0.ops.map(\.json))) }
+    let encoded = stored.log.map { Op.encoded($0.ops) }
     var expected = stored.snapshotVersion &+ 1
     for entry in stored.log {
       guard entry.version == expected else {

@@ -7,6 +7,16 @@ extension ImageRef {
     return .object(members)
   }
 
+  /// Writes `json`'s bytes straight into `w`.
+  package func write(to w: inout SortedJSONWriter) {
+    w.beginObject()
+    w.memberIfSet("height", height)
+    w.member("name", name)
+    w.member("opaque", opaque)
+    w.memberIfSet("width", width)
+    w.endObject()
+  }
+
   /// Decodes the document form, naming the failing field under `path`.
   public init(json: JSONValue, path: String) throws(NavError) {
     let reader = try FieldReader(json, path: path)
@@ -21,6 +31,15 @@ extension CustomView {
   /// The document form: `name`, `width`, `height`.
   public var json: JSONValue {
     ["name": .string(name), "width": .number(width), "height": .number(height)]
+  }
+
+  /// Writes `json`'s bytes straight into `w`.
+  package func write(to w: inout SortedJSONWriter) {
+    w.beginObject()
+    w.member("height", height)
+    w.member("name", name)
+    w.member("width", width)
+    w.endObject()
   }
 
   /// Decodes the document form, naming the failing field under `path`.
@@ -41,6 +60,15 @@ extension TitleTextAttributes {
     if let size { members["size"] = .number(size) }
     if let color { members["color"] = .string(color.hex) }
     return .object(members)
+  }
+
+  /// Writes `json`'s bytes straight into `w`.
+  package func write(to w: inout SortedJSONWriter) {
+    w.beginObject()
+    w.memberIfSet("color", color?.hex)
+    w.memberIfSet("font", font)
+    w.memberIfSet("size", size)
+    w.endObject()
   }
 
   /// Decodes the document form, naming the failing field under `path`.

@@ -14,6 +14,26 @@ extension NavigationItem {
     return .object(members)
   }
 
+  /// Writes `json`'s bytes straight into `w` (keys in order, optional properties omitted when unset).
+  package func write(to w: inout SortedJSONWriter) {
+    w.beginObject()
+    w.memberIfSet("backBarButtonItem", backBarButtonItem)
+    w.member("hidesBackButton", hidesBackButton)
+    w.member("id", id)
+    w.key("leftBarButtonItems")
+    w.strings(leftBarButtonItems)
+    w.member("leftItemsSupplementBackButton", leftItemsSupplementBackButton)
+    w.memberIfSet("prompt", prompt)
+    w.key("rightBarButtonItems")
+    w.strings(rightBarButtonItems)
+    w.memberIfSet("title", title)
+    if let titleView {
+      w.key("titleView")
+      titleView.write(to: &w)
+    }
+    w.endObject()
+  }
+
   static let fieldNames: Set<String> = [
     "id", "title", "prompt", "titleView", "backBarButtonItem", "hidesBackButton", "leftItemsSupplementBackButton",
     "leftBarButtonItems", "rightBarButtonItems",

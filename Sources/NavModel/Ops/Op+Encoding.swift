@@ -1,50 +1,143 @@
 /// Writing ops in their wire form; `Op(json:path:)` reads them back unchanged.
 extension Op {
-  /// A list of ops in canonical wire form (`JSONWriter`: compact, keys sorted): what the op
-  /// log stores and what the mutation-id digest is taken over (STORAGE.md §3).
-  ///
-  /// Each op is written from `members`, already in key order, so no dictionary is built and
-  /// nothing is sorted; the bytes are those of `JSONWriter.bytes(.array(ops.map(\.json)))`
-  /// (a seeded test compares the two).
+  /// A list of ops in canonical wire form (compact, keys sorted): what the op log stores and
+  /// what the mutation-id digest is taken over (STORAGE.md §3). Every op kind is written
+  /// straight into bytes by `SortedJSONWriter`; the bytes are those of
+  /// `JSONWriter.bytes(.array(ops.map(\.json)))` (a seeded test compares the two).
   public static func encoded(_ ops: [Op]) -> [UInt8] {
-    var out: [UInt8] = []
     // Room for a title change with a title of ~200 bytes without growing the array.
-    out.reserveCapacity(256 * ops.count)
-    out.append(UInt8(ascii: "["))
-    for (i, op) in ops.enumerated() {
-      if i > 0 { out.append(UInt8(ascii: ",")) }
-      op.encode(into: &out)
-    }
-    out.append(UInt8(ascii: "]"))
-    return out
+    var w = SortedJSONWriter(capacity: 256 * ops.count)
+    w.beginArray()
+    for op in ops { op.write(to: &w) }
+    w.endArray()
+    return w.bytes
   }
 
-  /// Appends the op as `JSONWriter.write(sortedMembers: members)` does. A title change,
-  /// the op clients send most, is written directly when its fields are in name order (as
-  /// the decoder makes them): no members array, no `set` dictionary to sort.
-  func encode(into out: inout [UInt8]) {
-    guard case .updateNavigationItem(let id, let fields, let animated) = self,
-      zip(fields, fields.dropFirst()).allSatisfy({ $0.name < $1.name })
-    else {
-      JSONWriter.write(sortedMembers: members, into: &out)
-      return
+  /// Writes the op as `json` is written, its members in key order.
+  func write(to w: inout SortedJSONWriter) {
+    w.beginObject()
+    switch self {
+    case .push(let item, let animated):
+      w.animated(animated)
+      w.key("item")
+      item.write(to: &w)
+      w.op(name)
+    case .pop(let expectTop, let animated):
+      w.animated(animated)
+      w.memberIfSet("expectTop", expectTop)
+      w.op(name)
+    case .popTo(let id, let animated):
+      w.animated(animated)
+      w.member("item", id)
+      w.op(name)
+    case .setStack(let items, let animated):
+      w.animated(animated)
+      w.key("items")
+      w.beginArray()
+      for item in items { item.write(to: &w) }
+      w.endArray()
+      w.op(name)
+    case .updateNavigationItem(let id, let fields, let animated):
+      w.animated(animated)
+      w.member("item", id)
+      w.op(name)
+      w.key("set")
+      Self.writeSet(fields, to: &w)
+    case .setBarButtonItems(let id, let side, let items, let animated):
+      w.animated(animated)
+      w.member("item", id)
+      w.key("items")
+      w.strings(items)
+      w.op(name)
+      w.side(side)
+    case .setBarButtonItem(let id, let side, let item, let animated):
+      w.animated(animated)
+      w.member("barButtonItem", item)
+      w.member("item", id)
+      w.op(name)
+      w.side(side)
+    case .insertBarButtonItem(let id, let side, let item, let before),
+      .moveBarButtonItem(let id, let side, let item, let before):
+      w.member("barButtonItem", item)
+      w.before(before)
+      w.member("item", id)
+      w.op(name)
+      w.side(side)
+    case .removeBarButtonItem(let id, let side, let item):
+      w.member("barButtonItem", item)
+      w.member("item", id)
+      w.op(name)
+      w.side(side)
+    case .defineBarButtonItem(let item):
+      w.key("barButtonItem")
+      item.write(to: &w)
+      w.op(name)
+    case .updateBarButtonItem(let id, let fields):
+      w.member("barButtonItem", id)
+      w.op(name)
+      w.key("set")
+      Self.writeSet(fields, to: &w)
+    case .deleteBarButtonItem(let id), .removeToolbarItem(let id):
+      w.member("barButtonItem", id)
+      w.op(name)
+    case .setToolbarItems(let items, let animated):
+      w.animated(animated)
+      w.key("items")
+      w.strings(items)
+      w.op(name)
+    case .insertToolbarItem(let id, let before), .moveToolbarItem(let id, let before):
+      w.member("barButtonItem", id)
+      w.before(before)
+      w.op(name)
+    case .setBarHidden(let bar, let hidden, let animated):
+      w.animated(animated)
+      w.member("bar", bar.rawValue)
+      w.member("hidden", hidden)
+      w.op(name)
+    case .updateAppearance(let target, let fields):
+      w.op(name)
+      w.key("set")
+      Self.writeAppearanceSet(fields, to: &w)
+      w.member("target", target.rawValue)
+    case .setSceneTint(let color), .setDefaultItemTint(let color):
+      w.op(name)
+      w.key("tintColor")
+      w.color(color)
     }
-    out.append(literal: animated ? #"{"animated":true,"item":"# : #"{"animated":false,"item":"#)
-    JSONWriter.writeString(id, into: &out)
-    out.append(literal: #","op":"updateNavigationItem","set":{"#)
-    for (i, field) in fields.enumerated() {
-      if i > 0 { out.append(UInt8(ascii: ",")) }
-      if case .title(let title?) = field {
-        // The name as a literal, the title as `write(field.value)` writes it, without the JSONValue.
-        out.append(literal: #""title":"#)
-        JSONWriter.writeString(title, into: &out)
-      } else {
-        JSONWriter.writeString(field.name, into: &out)
-        out.append(UInt8(ascii: ":"))
-        JSONWriter.write(field.value, into: &out)
+    w.endObject()
+  }
+
+  /// A `set` object as the reference's dictionary writes it: keys in order, the last value
+  /// given for a field wins, whatever order the fields came in.
+  private static func writeSet<Field: SetField>(_ fields: [Field], to w: inout SortedJSONWriter) {
+    w.beginObject()
+    for rank in 0..<Field.keyCount {
+      fields.last { $0.keyRank == rank }?.writeMember(to: &w)
+    }
+    w.endObject()
+  }
+
+  /// An appearance's `set` object: its fields as `writeSet` writes them, and every background
+  /// image given, in order, as the entries of `backgroundImages` (the first key in order).
+  private static func writeAppearanceSet(_ fields: [AppearanceField], to w: inout SortedJSONWriter) {
+    w.beginObject()
+    if fields.contains(where: { $0.keyRank == 0 }) {
+      w.key("backgroundImages")
+      w.beginArray()
+      for case .backgroundImage(let image, let position, let metrics) in fields {
+        w.beginObject()
+        w.key("image")
+        w.image(image)
+        w.member("metrics", metrics.rawValue)
+        w.member("position", position.rawValue)
+        w.endObject()
       }
+      w.endArray()
     }
-    out.append(literal: "}}")
+    for rank in 1..<AppearanceField.keyCount {
+      fields.last { $0.keyRank == rank }?.writeMember(to: &w)
+    }
+    w.endObject()
   }
 
   /// The op as the wire writes it (`{"op": …}`), the inverse of `Op(json:)`.
@@ -159,5 +252,30 @@ extension AppearanceField {
     case .backgroundImage(let image, _, _), .shadowImage(let image): image?.json ?? .null
     case .titleTextAttributes(let attributes): attributes?.json ?? .null
     }
+  }
+}
+
+extension SortedJSONWriter {
+  /// The members every op kind shares, under their literal keys.
+  fileprivate mutating func animated(_ animated: Bool) {
+    key("animated")
+    bool(animated)
+  }
+
+  fileprivate mutating func op(_ name: String) {
+    key("op")
+    string(name)
+  }
+
+  fileprivate mutating func side(_ side: BarSide) {
+    key("side")
+    string(side.rawValue)
+  }
+
+  /// `before`, omitted when there is none.
+  fileprivate mutating func before(_ before: String?) {
+    guard let before else { return }
+    key("before")
+    string(before)
   }
 }
