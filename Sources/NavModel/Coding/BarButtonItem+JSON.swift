@@ -18,27 +18,27 @@ extension BarButtonItem {
   /// Writes `json`'s bytes straight into `w` (keys in order, optional properties omitted when unset).
   package func write(to w: inout SortedJSONWriter) {
     w.beginObject()
-    w.memberIfSet("action", action)
+    w.memberIfSet(#""action":"#, action)
     if let customView {
-      w.key("customView")
+      w.key(#""customView":"#)
       customView.write(to: &w)
     }
-    w.member("enabled", enabled)
-    w.member("id", id)
+    w.member(#""enabled":"#, enabled)
+    w.member(#""id":"#, id)
     if let image {
-      w.key("image")
+      w.key(#""image":"#)
       image.write(to: &w)
     }
-    w.key("possibleTitles")
+    w.key(#""possibleTitles":"#)
     w.strings(possibleTitles)
-    w.member("style", style.rawValue)
+    w.member(#""style":"#, style.rawValue)
     if let systemItem {
-      w.member("systemItem", systemItem.rawValue)
+      w.member(#""systemItem":"#, systemItem.rawValue)
     }
-    w.member("tag", Double(tag))
-    w.memberIfSet("tintColor", tintColor?.hex)
-    w.memberIfSet("title", title)
-    w.memberIfSet("width", width)
+    w.member(#""tag":"#, Double(tag))
+    w.memberIfSet(#""tintColor":"#, tintColor?.hex)
+    w.memberIfSet(#""title":"#, title)
+    w.memberIfSet(#""width":"#, width)
     w.endObject()
   }
 

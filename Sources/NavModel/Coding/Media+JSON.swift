@@ -10,10 +10,10 @@ extension ImageRef {
   /// Writes `json`'s bytes straight into `w`.
   package func write(to w: inout SortedJSONWriter) {
     w.beginObject()
-    w.memberIfSet("height", height)
-    w.member("name", name)
-    w.member("opaque", opaque)
-    w.memberIfSet("width", width)
+    w.memberIfSet(#""height":"#, height)
+    w.member(#""name":"#, name)
+    w.member(#""opaque":"#, opaque)
+    w.memberIfSet(#""width":"#, width)
     w.endObject()
   }
 
@@ -36,9 +36,9 @@ extension CustomView {
   /// Writes `json`'s bytes straight into `w`.
   package func write(to w: inout SortedJSONWriter) {
     w.beginObject()
-    w.member("height", height)
-    w.member("name", name)
-    w.member("width", width)
+    w.member(#""height":"#, height)
+    w.member(#""name":"#, name)
+    w.member(#""width":"#, width)
     w.endObject()
   }
 
@@ -65,9 +65,9 @@ extension TitleTextAttributes {
   /// Writes `json`'s bytes straight into `w`.
   package func write(to w: inout SortedJSONWriter) {
     w.beginObject()
-    w.memberIfSet("color", color?.hex)
-    w.memberIfSet("font", font)
-    w.memberIfSet("size", size)
+    w.memberIfSet(#""color":"#, color?.hex)
+    w.memberIfSet(#""font":"#, font)
+    w.memberIfSet(#""size":"#, size)
     w.endObject()
   }
 

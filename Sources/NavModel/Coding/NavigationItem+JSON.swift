@@ -17,18 +17,18 @@ extension NavigationItem {
   /// Writes `json`'s bytes straight into `w` (keys in order, optional properties omitted when unset).
   package func write(to w: inout SortedJSONWriter) {
     w.beginObject()
-    w.memberIfSet("backBarButtonItem", backBarButtonItem)
-    w.member("hidesBackButton", hidesBackButton)
-    w.member("id", id)
-    w.key("leftBarButtonItems")
+    w.memberIfSet(#""backBarButtonItem":"#, backBarButtonItem)
+    w.member(#""hidesBackButton":"#, hidesBackButton)
+    w.member(#""id":"#, id)
+    w.key(#""leftBarButtonItems":"#)
     w.strings(leftBarButtonItems)
-    w.member("leftItemsSupplementBackButton", leftItemsSupplementBackButton)
-    w.memberIfSet("prompt", prompt)
-    w.key("rightBarButtonItems")
+    w.member(#""leftItemsSupplementBackButton":"#, leftItemsSupplementBackButton)
+    w.memberIfSet(#""prompt":"#, prompt)
+    w.key(#""rightBarButtonItems":"#)
     w.strings(rightBarButtonItems)
-    w.memberIfSet("title", title)
+    w.memberIfSet(#""title":"#, title)
     if let titleView {
-      w.key("titleView")
+      w.key(#""titleView":"#)
       titleView.write(to: &w)
     }
     w.endObject()

@@ -42,21 +42,6 @@ public enum JSONWriter {
     }
   }
 
-  /// Appends an object whose members are already in key order, as `write` would sort them
-  /// (no dictionary, nothing sorted): for encoders that know their keys.
-  public static func write(sortedMembers members: [(key: String, value: JSONValue)], into out: inout [UInt8]) {
-    assert(
-      zip(members, members.dropFirst()).allSatisfy { $0.key < $1.key }, "members out of order: \(members.map(\.key))")
-    out.append(UInt8(ascii: "{"))
-    for (i, member) in members.enumerated() {
-      if i > 0 { out.append(UInt8(ascii: ",")) }
-      writeString(member.key, into: &out)
-      out.append(UInt8(ascii: ":"))
-      write(member.value, into: &out)
-    }
-    out.append(UInt8(ascii: "}"))
-  }
-
   static func writeNumber(_ n: Double, into out: inout [UInt8]) {
     if let integer = exactInteger(n) {
       writeInteger(integer, into: &out)

@@ -40,20 +40,12 @@ package struct SortedJSONWriter {
     needsComma = true
   }
 
-  /// The key of the next member: a literal that needs no escape, after the previous key.
-  package mutating func key(_ key: StaticString) {
+  /// The key of the next member, given with its quotes and colon (`#""name":"#`): one
+  /// literal appended whole, as the key needs no escape (each append costs a call).
+  package mutating func key(_ quotedKey: StaticString) {
+    assert(quotedKey.description.hasPrefix("\"") && quotedKey.description.hasSuffix("\":"), "\(quotedKey)")
     separate()
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(literal: key)
-    bytes.append(literal: "\":")
-    needsComma = false
-  }
-
-  /// A key that is not a literal (a field's name), escaped as `JSONWriter` escapes keys.
-  package mutating func key(_ key: String) {
-    separate()
-    JSONWriter.writeString(key, into: &bytes)
-    bytes.append(UInt8(ascii: ":"))
+    bytes.append(literal: quotedKey)
     needsComma = false
   }
 
@@ -70,7 +62,7 @@ package struct SortedJSONWriter {
 
   package mutating func bool(_ b: Bool) {
     separate()
-    bytes.append(literal: b ? "true" : "false")
+    if b { bytes.append(literal: "true") } else { bytes.append(literal: "false") }
     needsComma = true
   }
 
@@ -86,13 +78,6 @@ package struct SortedJSONWriter {
     needsComma = true
   }
 
-  /// A value only known as a `JSONValue`, written by `JSONWriter`.
-  package mutating func value(_ value: JSONValue) {
-    separate()
-    JSONWriter.write(value, into: &bytes)
-    needsComma = true
-  }
-
   /// An array of strings.
   package mutating func strings(_ strings: [String]) {
     beginArray()
@@ -100,7 +85,7 @@ package struct SortedJSONWriter {
     endArray()
   }
 
-  /// A member whose value is a string (`null` when there is none).
+  /// A member whose value is a string (`null` when there is none); its key as `key` takes it.
   package mutating func member(_ key: StaticString, _ value: String?) {
     self.key(key)
     string(value)

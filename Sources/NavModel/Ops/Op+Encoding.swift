@@ -19,89 +19,89 @@ extension Op {
     switch self {
     case .push(let item, let animated):
       w.animated(animated)
-      w.key("item")
+      w.key(#""item":"#)
       item.write(to: &w)
       w.op(name)
     case .pop(let expectTop, let animated):
       w.animated(animated)
-      w.memberIfSet("expectTop", expectTop)
+      w.memberIfSet(#""expectTop":"#, expectTop)
       w.op(name)
     case .popTo(let id, let animated):
       w.animated(animated)
-      w.member("item", id)
+      w.member(#""item":"#, id)
       w.op(name)
     case .setStack(let items, let animated):
       w.animated(animated)
-      w.key("items")
+      w.key(#""items":"#)
       w.beginArray()
       for item in items { item.write(to: &w) }
       w.endArray()
       w.op(name)
     case .updateNavigationItem(let id, let fields, let animated):
       w.animated(animated)
-      w.member("item", id)
+      w.member(#""item":"#, id)
       w.op(name)
-      w.key("set")
+      w.key(#""set":"#)
       Self.writeSet(fields, to: &w)
     case .setBarButtonItems(let id, let side, let items, let animated):
       w.animated(animated)
-      w.member("item", id)
-      w.key("items")
+      w.member(#""item":"#, id)
+      w.key(#""items":"#)
       w.strings(items)
       w.op(name)
       w.side(side)
     case .setBarButtonItem(let id, let side, let item, let animated):
       w.animated(animated)
-      w.member("barButtonItem", item)
-      w.member("item", id)
+      w.member(#""barButtonItem":"#, item)
+      w.member(#""item":"#, id)
       w.op(name)
       w.side(side)
     case .insertBarButtonItem(let id, let side, let item, let before),
       .moveBarButtonItem(let id, let side, let item, let before):
-      w.member("barButtonItem", item)
+      w.member(#""barButtonItem":"#, item)
       w.before(before)
-      w.member("item", id)
+      w.member(#""item":"#, id)
       w.op(name)
       w.side(side)
     case .removeBarButtonItem(let id, let side, let item):
-      w.member("barButtonItem", item)
-      w.member("item", id)
+      w.member(#""barButtonItem":"#, item)
+      w.member(#""item":"#, id)
       w.op(name)
       w.side(side)
     case .defineBarButtonItem(let item):
-      w.key("barButtonItem")
+      w.key(#""barButtonItem":"#)
       item.write(to: &w)
       w.op(name)
     case .updateBarButtonItem(let id, let fields):
-      w.member("barButtonItem", id)
+      w.member(#""barButtonItem":"#, id)
       w.op(name)
-      w.key("set")
+      w.key(#""set":"#)
       Self.writeSet(fields, to: &w)
     case .deleteBarButtonItem(let id), .removeToolbarItem(let id):
-      w.member("barButtonItem", id)
+      w.member(#""barButtonItem":"#, id)
       w.op(name)
     case .setToolbarItems(let items, let animated):
       w.animated(animated)
-      w.key("items")
+      w.key(#""items":"#)
       w.strings(items)
       w.op(name)
     case .insertToolbarItem(let id, let before), .moveToolbarItem(let id, let before):
-      w.member("barButtonItem", id)
+      w.member(#""barButtonItem":"#, id)
       w.before(before)
       w.op(name)
     case .setBarHidden(let bar, let hidden, let animated):
       w.animated(animated)
-      w.member("bar", bar.rawValue)
-      w.member("hidden", hidden)
+      w.member(#""bar":"#, bar.rawValue)
+      w.member(#""hidden":"#, hidden)
       w.op(name)
     case .updateAppearance(let target, let fields):
       w.op(name)
-      w.key("set")
+      w.key(#""set":"#)
       Self.writeAppearanceSet(fields, to: &w)
-      w.member("target", target.rawValue)
+      w.member(#""target":"#, target.rawValue)
     case .setSceneTint(let color), .setDefaultItemTint(let color):
       w.op(name)
-      w.key("tintColor")
+      w.key(#""tintColor":"#)
       w.color(color)
     }
     w.endObject()
@@ -111,8 +111,13 @@ extension Op {
   /// given for a field wins, whatever order the fields came in.
   private static func writeSet<Field: SetField>(_ fields: [Field], to w: inout SortedJSONWriter) {
     w.beginObject()
-    for rank in 0..<Field.keyCount {
-      fields.last { $0.keyRank == rank }?.writeMember(to: &w)
+    if zip(fields, fields.dropFirst()).allSatisfy({ $0.keyRank < $1.keyRank }) {
+      // In key order and each once, as the decoder makes them: written as they are.
+      for field in fields { field.writeMember(to: &w) }
+    } else {
+      for rank in 0..<Field.keyCount {
+        fields.last { $0.keyRank == rank }?.writeMember(to: &w)
+      }
     }
     w.endObject()
   }
@@ -122,14 +127,14 @@ extension Op {
   private static func writeAppearanceSet(_ fields: [AppearanceField], to w: inout SortedJSONWriter) {
     w.beginObject()
     if fields.contains(where: { $0.keyRank == 0 }) {
-      w.key("backgroundImages")
+      w.key(#""backgroundImages":"#)
       w.beginArray()
       for case .backgroundImage(let image, let position, let metrics) in fields {
         w.beginObject()
-        w.key("image")
+        w.key(#""image":"#)
         w.image(image)
-        w.member("metrics", metrics.rawValue)
-        w.member("position", position.rawValue)
+        w.member(#""metrics":"#, metrics.rawValue)
+        w.member(#""position":"#, position.rawValue)
         w.endObject()
       }
       w.endArray()
@@ -258,24 +263,24 @@ extension AppearanceField {
 extension SortedJSONWriter {
   /// The members every op kind shares, under their literal keys.
   fileprivate mutating func animated(_ animated: Bool) {
-    key("animated")
+    key(#""animated":"#)
     bool(animated)
   }
 
   fileprivate mutating func op(_ name: String) {
-    key("op")
+    key(#""op":"#)
     string(name)
   }
 
   fileprivate mutating func side(_ side: BarSide) {
-    key("side")
+    key(#""side":"#)
     string(side.rawValue)
   }
 
   /// `before`, omitted when there is none.
   fileprivate mutating func before(_ before: String?) {
     guard let before else { return }
-    key("before")
+    key(#""before":"#)
     string(before)
   }
 }

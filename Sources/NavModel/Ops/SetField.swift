@@ -38,17 +38,17 @@ extension NavigationItemField: SetField {
   func writeMember(to w: inout SortedJSONWriter) {
     switch self {
     case .backBarButtonItem(let s):
-      w.member("backBarButtonItem", s)
+      w.member(#""backBarButtonItem":"#, s)
     case .hidesBackButton(let b):
-      w.member("hidesBackButton", b)
+      w.member(#""hidesBackButton":"#, b)
     case .leftItemsSupplementBackButton(let b):
-      w.member("leftItemsSupplementBackButton", b)
+      w.member(#""leftItemsSupplementBackButton":"#, b)
     case .prompt(let s):
-      w.member("prompt", s)
+      w.member(#""prompt":"#, s)
     case .title(let s):
-      w.member("title", s)
+      w.member(#""title":"#, s)
     case .titleView(let view):
-      w.key("titleView")
+      w.key(#""titleView":"#)
       if let view { view.write(to: &w) } else { w.null() }
     }
   }
@@ -76,31 +76,31 @@ extension BarButtonItemField: SetField {
   func writeMember(to w: inout SortedJSONWriter) {
     switch self {
     case .action(let s):
-      w.member("action", s)
+      w.member(#""action":"#, s)
     case .customView(let view):
-      w.key("customView")
+      w.key(#""customView":"#)
       if let view { view.write(to: &w) } else { w.null() }
     case .enabled(let b):
-      w.member("enabled", b)
+      w.member(#""enabled":"#, b)
     case .image(let image):
-      w.key("image")
+      w.key(#""image":"#)
       w.image(image)
     case .possibleTitles(let titles):
-      w.key("possibleTitles")
+      w.key(#""possibleTitles":"#)
       w.strings(titles)
     case .style(let style):
-      w.member("style", style.rawValue)
+      w.member(#""style":"#, style.rawValue)
     case .systemItem(let item):
-      w.member("systemItem", item?.rawValue)
+      w.member(#""systemItem":"#, item?.rawValue)
     case .tag(let tag):
-      w.member("tag", Double(tag))
+      w.member(#""tag":"#, Double(tag))
     case .tintColor(let color):
-      w.key("tintColor")
+      w.key(#""tintColor":"#)
       w.color(color)
     case .title(let s):
-      w.member("title", s)
+      w.member(#""title":"#, s)
     case .width(let width):
-      w.key("width")
+      w.key(#""width":"#)
       if let width { w.number(width) } else { w.null() }
     }
   }
@@ -127,21 +127,21 @@ extension AppearanceField: SetField {
     case .backgroundImage:
       preconditionFailure("background images are written as backgroundImages entries")
     case .barStyle(let style):
-      w.member("barStyle", style?.rawValue)
+      w.member(#""barStyle":"#, style?.rawValue)
     case .barTintColor(let color):
-      w.key("barTintColor")
+      w.key(#""barTintColor":"#)
       w.color(color)
     case .shadowImage(let image):
-      w.key("shadowImage")
+      w.key(#""shadowImage":"#)
       w.image(image)
     case .tintColor(let color):
-      w.key("tintColor")
+      w.key(#""tintColor":"#)
       w.color(color)
     case .titleTextAttributes(let attributes):
-      w.key("titleTextAttributes")
+      w.key(#""titleTextAttributes":"#)
       if let attributes { attributes.write(to: &w) } else { w.null() }
     case .translucent(let t):
-      w.key("translucent")
+      w.key(#""translucent":"#)
       if let t { w.bool(t) } else { w.null() }
     }
   }
