@@ -61,9 +61,15 @@ public enum JSONWriter {
   /// Appends `value` in decimal, as `String(value)` writes it, without
   /// making the string (which cost an allocation per version number).
   public static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
-    if value < 0 { out.append(UInt8(ascii: "-")) }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for Int64.min's 19 digits
-    withUnsafeMutableBytes(of: &digits) { buffer in
+    // As a buffer, not a slice of one: appending the slice went through its iterator.
+    withDecimal(value) { out.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with `value` in decimal (its sign, then its digits), written on the stack.
+  static func withDecimal(_ value: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for Int64.min's sign and 19 digits
+    withUnsafeMutableBytes(of: &digits) { raw in
+      let buffer = raw.bindMemory(to: UInt8.self)
       var start = buffer.count
       var rest = value.magnitude
       repeat {
@@ -71,8 +77,11 @@ public enum JSONWriter {
         buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
         rest /= 10
       } while rest != 0
-      // As a buffer, not a slice of one: appending the slice went through its iterator.
-      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+      if value < 0 {
+        start -= 1
+        buffer[start] = UInt8(ascii: "-")
+      }
+      body(UnsafeBufferPointer(rebasing: buffer[start...]))
     }
   }
 

@@ -5,12 +5,11 @@ extension Op {
   /// straight into bytes by `SortedJSONWriter`; the bytes are those of
   /// `JSONWriter.bytes(.array(ops.map(\.json)))` (a seeded test compares the two).
   public static func encoded(_ ops: [Op]) -> [UInt8] {
-    // Room for a title change with a title of ~200 bytes without growing the array.
-    var w = SortedJSONWriter(capacity: 256 * ops.count)
-    w.beginArray()
-    for op in ops { op.write(to: &w) }
-    w.endArray()
-    return w.bytes
+    SortedJSONWriter.bytes { w in
+      w.beginArray()
+      for op in ops { op.write(to: &w) }
+      w.endArray()
+    }
   }
 
   /// Writes the op as `json` is written, its members in key order.
