@@ -213,8 +213,23 @@ final class RedoLogCommits: Sendable {
   }
 
   /// Appends the rows' record when the backlog has room (false when it has not).
+  ///
+  /// The record is encoded and checksummed before the lock is taken for the write: a large
+  /// group's encoding would otherwise hold every other writer for as long, the event loop
+  /// included when the large group is a waiting commit's (written from another thread). It is
+  /// numbered with the sequence the log expects next, and renumbered under the lock when
+  /// another record took that sequence meanwhile.
   private func append(_ rows: [StoreRow]) throws(StoreError) -> Bool {
-    switch state.withLock({ state in append(rows, to: &state) }) {
+    let scene = rows.first?.scene ?? ""
+    let admitted = state.withLock { state -> Result<UInt64, AppendRefusal> in
+      admission(scene, state).map { state.nextSequence }
+    }
+    var record: [UInt8]
+    switch admitted {
+    case .success(let sequence): record = RedoRecord.encoded(sequence: sequence, rows: rows)
+    case .failure(let refusal): return try refused(refusal)
+    }
+    switch state.withLock({ state in append(&record, of: scene, to: &state) }) {
     case .written(let wakeApplier):
       if wakeApplier { wake.signal() }
       return true
@@ -222,8 +237,19 @@ final class RedoLogCommits: Sendable {
       // The applier can free the log's own space: retire the file it has applied.
       if error.kind == .full { wake.signal() }
       throw error
-    case .full:
-      return false
+    case .refused(let refusal):
+      return try refused(refusal)
+    }
+  }
+
+  /// `append`'s answer to a record the log does not take now: false to wait (the backlog is
+  /// at its limit), or the error.
+  private func refused(_ refusal: AppendRefusal) throws(StoreError) -> Bool {
+    switch refusal {
+    case .failed(let error):
+      if error.kind == .full { wake.signal() }
+      throw error
+    case .full: return false
     }
   }
 
@@ -235,29 +261,45 @@ final class RedoLogCommits: Sendable {
 
   private enum AppendOutcome {
     case written(wakeApplier: Bool)
+    /// The write failed.
     case failed(StoreError)
-    /// The backlog is at its limit: wait for the applier.
+    case refused(AppendRefusal)
+  }
+
+  /// Why the log takes no record now.
+  private enum AppendRefusal: Error {
+    case failed(StoreError)
+    /// The backlog, or the scene's part of it, is at its limit: wait for the applier.
     case full
   }
 
-  private func append(_ rows: [StoreRow], to state: inout State) -> AppendOutcome {
-    if let broken = state.broken { return .failed(broken) }
-    guard !state.closed else { return .failed(StoreError(.io, "the store is closed (navd is stopping)")) }
+  /// Whether a record of `scene` may be written now, and if not, why.
+  private func admission(_ scene: String, _ state: State) -> Result<Void, AppendRefusal> {
+    if let broken = state.broken { return .failure(.failed(broken)) }
+    guard !state.closed else { return .failure(.failed(StoreError(.io, "the store is closed (navd is stopping)"))) }
     if let failure = state.applyFailure, failure.kind != .full {
       // Not a condition that heals by itself: say so to the writer rather than pile records up.
-      return .failed(StoreError(failure.kind, "the database refuses the redo log's records: \(failure.message)"))
+      return .failure(
+        .failed(StoreError(failure.kind, "the database refuses the redo log's records: \(failure.message)")))
     }
-    let scene = rows.first?.scene ?? ""
     guard !mustWait(scene, state) else {
       // The applier is behind because the disk is full: waiting would hang the writer until
       // space returns. It gets the error now; its next try may find room.
       if let failure = state.applyFailure {
-        return .failed(
-          StoreError(failure.kind, "the redo log's backlog is full and its applier cannot write: \(failure.message)"))
+        return .failure(
+          .failed(
+            StoreError(
+              failure.kind, "the redo log's backlog is full and its applier cannot write: \(failure.message)")))
       }
-      return .full
+      return .failure(.full)
     }
-    let record = RedoRecord.encoded(sequence: state.nextSequence, rows: rows)
+    return .success(())
+  }
+
+  /// Writes `record` (of `scene`, encoded by `append`) when the log still takes it.
+  private func append(_ record: inout [UInt8], of scene: String, to state: inout State) -> AppendOutcome {
+    if case .failure(let refusal) = admission(scene, state) { return .refused(refusal) }
+    if RedoRecord.sequence(of: record) != state.nextSequence { RedoRecord.renumber(&record, to: state.nextSequence) }
     let written = record.withUnsafeBytes { Self.writeAll(state.fd, $0) }
     let length = record.count
     guard written == length else {

@@ -52,6 +52,20 @@ enum RedoRecord {
     }
   }
 
+  /// The sequence `record` (an `encoded` one) was numbered with.
+  static func sequence(of record: [UInt8]) -> UInt64 {
+    record.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+  }
+
+  /// Gives `record` (an `encoded` one) the number `sequence`, its checksum taken again.
+  static func renumber(_ record: inout [UInt8], to sequence: UInt64) {
+    record.withUnsafeMutableBytes { bytes in
+      bytes.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+      let checksum = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[8...]))
+      bytes.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
+    }
+  }
+
   /// The bytes `row` takes in a record's payload.
   private static func encodedSize(_ row: StoreRow) -> Int {
     func text(_ text: String) -> Int { 4 + text.utf8.count }

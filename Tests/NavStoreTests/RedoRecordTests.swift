@@ -105,6 +105,21 @@ struct RedoRecordTests {
     }
   }
 
+  @Test("seeded random groups: a record renumbered is byte for byte the record encoded with that sequence")
+  func renumbered() {
+    let seed: UInt64 = 0x5E_0A1
+    var random = SplitMix64(seed: seed)
+    for round in 0..<80 {
+      let rows = (0..<Int.random(in: 0...4, using: &random)).map { _ in Self.row(&random) }
+      let (first, second) = (random.next(), random.next())
+      var record = RedoRecord.encoded(sequence: first, rows: rows)
+      #expect(RedoRecord.sequence(of: record) == first)
+      RedoRecord.renumber(&record, to: second)
+      #expect(RedoRecord.sequence(of: record) == second)
+      #expect(record == RedoRecord.encoded(sequence: second, rows: rows), "seed \(seed) round \(round)")
+    }
+  }
+
   @Test("every truncation of a record is .damaged (zero bytes: .end), never a record")
   func truncations() {
     let seed: UInt64 = 4242
