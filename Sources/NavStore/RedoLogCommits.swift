@@ -233,20 +233,17 @@ final class RedoLogCommits: Sendable {
     case .written(let wakeApplier):
       if wakeApplier { wake.signal() }
       return true
-    case .failed(let error):
-      // The applier can free the log's own space: retire the file it has applied.
-      if error.kind == .full { wake.signal() }
-      throw error
     case .refused(let refusal):
       return try refused(refusal)
     }
   }
 
-  /// `append`'s answer to a record the log does not take now: false to wait (the backlog is
-  /// at its limit), or the error.
+  /// `append`'s answer to a record the log does not take: false to wait (the backlog is at
+  /// its limit), or the error.
   private func refused(_ refusal: AppendRefusal) throws(StoreError) -> Bool {
     switch refusal {
     case .failed(let error):
+      // The applier can free the log's own space: retire the file it has applied.
       if error.kind == .full { wake.signal() }
       throw error
     case .full: return false
@@ -261,12 +258,11 @@ final class RedoLogCommits: Sendable {
 
   private enum AppendOutcome {
     case written(wakeApplier: Bool)
-    /// The write failed.
-    case failed(StoreError)
+    /// Not written: the log did not take it, or the write failed.
     case refused(AppendRefusal)
   }
 
-  /// Why the log takes no record now.
+  /// Why the log takes no record (now).
   private enum AppendRefusal: Error {
     case failed(StoreError)
     /// The backlog, or the scene's part of it, is at its limit: wait for the applier.
@@ -312,7 +308,7 @@ final class RedoLogCommits: Sendable {
           "\(state.path): cannot cut off a partly written record (\(String(cString: strerror(errno)))); "
             + "restart navd")
       }
-      return .failed(error)
+      return .refused(.failed(error))
     }
     state.fileBytes += length
     state.backlog += length
