@@ -147,6 +147,18 @@ struct ImportTests {
     guard case .reply = imported else { return #expect(Bool(false), "\(imported)") }
   }
 
+  @Test("R66 a whole document stops counting toward importTotalBytes once its import is answered, imported or refused")
+  func checkedDocumentIsReleased() async throws {
+    let text = await Self.text()
+    let service = NavdService(engine: Engine())
+    let imported = await Self.send(service, scene: "main", version: 3, text: text, piece: text.utf8.count)
+    guard case .reply = imported else { return #expect(Bool(false), "\(imported)") }
+    #expect(service.importBytesHeld == 0, "the imported document")
+    let refused = await Self.send(service, scene: "main", version: 4, text: "{\"navigationBar\": 1}", piece: 64)
+    guard case .error = refused else { return #expect(Bool(false), "\(refused)") }
+    #expect(service.importBytesHeld == 0, "the refused document")
+  }
+
   @Test("§10 Import needs the admin right: without it PermissionDenied names admin, and nothing is held")
   func needsAdmin() async throws {
     let alice = PeerCredentials(pid: 7, uid: 1001, gid: 1001)
