@@ -22,121 +22,66 @@ public struct WireStreamEncoder: StreamEncoder {
     return JSONWriter.bytes(Self.parameters(frame))
   }
 
-  /// An update's parameters (`writeUpdate`) between `prefix` and `suffix`: written on
-  /// the stack when plain, as a title change's (`plainUpdate`), else into a growing array.
+  /// An update's parameters (`writeUpdate`) between `prefix` and `suffix`.
   private static func update(
     prefix: StaticString, fromVersion: UInt64, toVersion: UInt64, patch: [PatchOperation], animated: Bool,
     events: [SceneEvent], coalesced: Bool, suffix: StaticString
   ) -> [UInt8] {
-    if let plain = plainUpdate(
-      prefix: prefix, fromVersion: fromVersion, toVersion: toVersion, patch: patch, animated: animated,
-      events: events, coalesced: coalesced, suffix: suffix)
-    {
-      return plain
-    }
-    var out: [UInt8] = []
-    out.reserveCapacity(prefix.utf8CodeUnitCount + capacity(patch: patch) + suffix.utf8CodeUnitCount)
-    out.append(literal: prefix)
-    writeUpdate(
-      fromVersion: fromVersion, toVersion: toVersion, patch: patch, animated: animated, events: events,
-      coalesced: coalesced, into: &out)
-    out.append(literal: suffix)
-    return out
-  }
-
-  /// `update`'s bytes when the update is plain and fits in `plainUpdateLimit` bytes
-  /// (`UpdateCursor`), else nil: written on the stack and copied into an array of
-  /// their size at once: each append to a growing array has a fixed cost besides its
-  /// bytes, and a title change's update was eleven of them (BENCHMARKS.md, "Fast paths").
-  static func plainUpdate(
-    prefix: StaticString, fromVersion: UInt64, toVersion: UInt64, patch: [PatchOperation], animated: Bool,
-    events: [SceneEvent], coalesced: Bool, suffix: StaticString
-  ) -> [UInt8]? {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: plainUpdateLimit) { buffer in
-      var cursor = UpdateCursor(buffer)
-      cursor.append(literal: prefix)
+    SortedJSONWriter.bytes { w in
+      if prefix.utf8CodeUnitCount > 0 { w.fragment(prefix) }
       writeUpdate(
         fromVersion: fromVersion, toVersion: toVersion, patch: patch, animated: animated, events: events,
-        coalesced: coalesced, into: &cursor)
-      cursor.append(literal: suffix)
-      guard cursor.plain, let base = buffer.baseAddress else { return nil }
-      return [UInt8](UnsafeBufferPointer(start: base, count: cursor.next - base))
+        coalesced: coalesced, into: &w)
+      if suffix.utf8CodeUnitCount > 0 { w.fragment(suffix) }
     }
   }
-
-  /// The most bytes `plainUpdate` writes: what is always allocated on the stack
-  /// without asking how much stack is left. A title change's update is its title
-  /// and ~150 bytes (~190 framed).
-  static let plainUpdateLimit = 1024
 
   /// An update's parameters, byte for byte what `JSONWriter.bytes(parameters(frame))`
-  /// writes (members in key order, as JSONWriter sorts them) without building its
-  /// dictionaries. A seeded randomized test holds it to the reference.
-  /// Fast path: the reference costs more than 1 % of a round trip per update per view
-  /// (BENCHMARKS.md, "Fast paths").
-  static func writeUpdate<Output: UpdateOutput>(
+  /// writes, laid out in key order by hand instead of through the parameters' dictionaries.
+  /// A seeded randomized test holds it to the reference.
+  /// Fast path: the reference costs more than 1 % of a round trip per update (BENCHMARKS.md, "Fast paths").
+  static func writeUpdate(
     fromVersion: UInt64, toVersion: UInt64, patch: [PatchOperation], animated: Bool, events: [SceneEvent],
-    coalesced: Bool, into out: inout Output
+    coalesced: Bool, into w: inout SortedJSONWriter
   ) {
-    // Adjacent literals are appended as one: each append has a fixed cost besides its bytes.
-    out.append(literal: animated ? #"{"animated":true"# : #"{"animated":false"#)
-    if coalesced { out.append(literal: #","coalesced":true"#) }
+    // Adjacent constants are one fragment: each write has a fixed cost besides its bytes.
+    w.fragment(animated ? #"{"animated":true"# : #"{"animated":false"#)
+    if coalesced { w.fragment(#","coalesced":true"#) }
     if events.isEmpty {
-      out.append(literal: #","events":[],"fromVersion":"#)
+      w.fragment(#","events":[],"fromVersion":"#)
     } else {
-      out.append(literal: #","events":["#)
-      for (index, event) in events.enumerated() {
-        if index > 0 { out.append(byte: UInt8(ascii: ",")) }
-        out.append(event: event)
-      }
-      out.append(literal: #"],"fromVersion":"#)
+      w.fragment(#","events":["#)
+      for event in events { w.value(event.json) }
+      w.fragment(#"],"fromVersion":"#)
     }
-    out.append(version: fromVersion)
-    out.append(literal: #","kind":"update","patch":["#)
-    for (index, operation) in patch.enumerated() {
-      if index > 0 { out.append(byte: UInt8(ascii: ",")) }
-      writeOperation(operation, into: &out)
-    }
-    out.append(literal: #"],"toVersion":"#)
-    out.append(version: toVersion)
-    out.append(byte: UInt8(ascii: "}"))
-  }
-
-  /// Room for an update's parameters: 160 bytes, and for each operation whose value is a
-  /// string (a title change's) ~96 bytes of members and the string's length. A title
-  /// change's update (~340 bytes with a 200-byte title) outgrew a fixed 160 bytes, and
-  /// growing it cost a second allocation and a copy. An
-  /// update without such an operation starts at 160 bytes as before, so it grows as it
-  /// did: queued updates are held at their capacity (the bounded-memory tests).
-  static func capacity(patch: [PatchOperation]) -> Int {
-    var bytes = 160
-    for operation in patch {
-      if case .string(let text)? = operation.value { bytes += 96 + text.utf8.count }
-    }
-    return bytes
+    w.version(fromVersion)
+    w.fragment(#","kind":"update","patch":["#)
+    for operation in patch { writeOperation(operation, into: &w) }
+    w.fragment(#"],"toVersion":"#)
+    w.version(toVersion)
+    w.endObject()
   }
 
   /// One RFC 6902 operation as `PatchOperation.json` gives it, members in key order.
   ///
   /// Always inlined: as a call, it was handed a copy of the operation out of the patch.
   @inline(__always)
-  private static func writeOperation<Output: UpdateOutput>(_ operation: PatchOperation, into out: inout Output) {
-    out.append(byte: UInt8(ascii: "{"))
+  private static func writeOperation(_ operation: PatchOperation, into w: inout SortedJSONWriter) {
+    w.beginObject()
     if let from = operation.from {
-      out.append(literal: #""from":"#)
-      out.append(pointer: from)
-      out.append(byte: UInt8(ascii: ","))
+      w.key(#""from":"#)
+      w.pointer(from)
     }
-    out.append(literal: opAndPathKey(operation))
-    out.append(pointer: operation.path)
+    w.key(opAndPathKey(operation))
+    w.pointer(operation.path)
     if let value = operation.value {
-      out.append(literal: #","value":"#)
-      out.append(value: value)
+      w.key(#""value":"#)
+      w.value(value)
     }
-    out.append(byte: UInt8(ascii: "}"))
+    w.endObject()
   }
 
-  /// `"op":"<name>","path":` of `operation`, one literal: the name as `JSONWriter`
+  /// `"op":"<name>","path":` of `operation`, one key: the name as `JSONWriter`
   /// writes `operation.name`, none of which needs an escape.
   private static func opAndPathKey(_ operation: PatchOperation) -> StaticString {
     switch operation {

@@ -16,7 +16,6 @@ struct WireStreamEncoderTests {
     let seed = SplitMix64.testSeed(default: 20_261_130)
     var random = SplitMix64(seed: seed)
     let encoder = WireStreamEncoder()
-    var plainFrames = 0
     for round in 0..<2_000 {
       // A quarter of the versions from just below 2^53 up, where the encoder writes them
       // through a double, as the reference does.
@@ -32,15 +31,12 @@ struct WireStreamEncoderTests {
         coalesced: Bool.random(using: &random))
       let direct = encoder.encode(frame)
       let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
-      if Self.plain(frame) != nil { plainFrames += 1 }
       #expect(
         direct == reference,
         "seed \(seed), round \(round): \(String(decoding: direct, as: UTF8.self)) != \(String(decoding: reference, as: UTF8.self))"
       )
       if direct != reference { return }
     }
-    // Plain updates (`WireStreamEncoder.plainUpdate`) must be among them.
-    #expect(plainFrames > 50, "only \(plainFrames) plain updates; seed \(seed)")
   }
 
   @Test("§3 seeded random frames: written straight into the reply, the bytes of the parameters framed apart")
@@ -70,27 +66,14 @@ struct WireStreamEncoderTests {
     }
   }
 
-  /// `WireStreamEncoder.plainUpdate` of `frame`, an update, with `update`'s prefix and suffix.
-  private static func plain(_ frame: StreamFrame, framed: Bool = false) -> [UInt8]? {
-    guard case .update(let fromVersion, let toVersion, let patch, let animated, let events, let coalesced) = frame
-    else { return nil }
-    return framed
-      ? WireStreamEncoder.plainUpdate(
-        prefix: #"{"parameters":"#, fromVersion: fromVersion, toVersion: toVersion, patch: patch, animated: animated,
-        events: events, coalesced: coalesced, suffix: ",\"continues\":true}\0")
-      : WireStreamEncoder.plainUpdate(
-        prefix: "", fromVersion: fromVersion, toVersion: toVersion, patch: patch, animated: animated, events: events,
-        coalesced: coalesced, suffix: "")
-  }
-
-  @Test("§3 a plain update, as a title change's, is written on the stack; any other is not; both are the reference")
-  func plainUpdates() throws {
+  @Test("§3 updates of every shape, from a title change to events and objects, are the reference's bytes")
+  func updateShapes() throws {
     let title = JSONPointer(tokens: ["navigationBar", "centre", "title"])
     let long = String(repeating: "Inbox é ☃ 😀 ", count: 20)
-    let cases: [(String, [PatchOperation], [SceneEvent], UInt64, Bool)] = [
-      ("a title change", [.replace(path: title, value: .string(long))], [], 41, true),
-      ("a title gone", [.replace(path: title, value: .null)], [], 0, true),
-      ("no operation", [], [], 12_345, true),
+    let cases: [(String, [PatchOperation], [SceneEvent], UInt64)] = [
+      ("a title change", [.replace(path: title, value: .string(long))], [], 41),
+      ("a title gone", [.replace(path: title, value: .null)], [], 0),
+      ("no operation", [], [], 12_345),
       (
         "scalars and pointers of every operation",
         [
@@ -98,20 +81,21 @@ struct WireStreamEncoderTests {
           .replace(path: title, value: .number(-1_234_567)), .move(from: title, path: JSONPointer(tokens: ["b"])),
           .copy(from: .root, path: JSONPointer(tokens: [""])), .test(path: title, value: .number(0)),
           .add(path: title, value: .bool(false)), .add(path: title, value: .number(9_007_199_254_740_992)),
-        ], [], 7, true
+        ], [], 7
       ),
-      ("a string to escape", [.replace(path: title, value: .string("say \"hi\""))], [], 41, false),
-      ("a backslash at the end of a long string", [.replace(path: title, value: .string(long + "\\"))], [], 41, false),
-      ("a pointer to escape", [.replace(path: JSONPointer(tokens: ["a/b"]), value: .null)], [], 41, false),
-      ("a pointer to escape as JSON", [.remove(path: JSONPointer(tokens: ["\""]))], [], 41, false),
-      ("a fraction", [.replace(path: title, value: .number(3.5))], [], 41, false),
-      ("a number past 2^53", [.replace(path: title, value: .number(1e21))], [], 41, false),
-      ("an array", [.replace(path: title, value: .array([]))], [], 41, false),
-      ("an object", [.replace(path: title, value: .object([:]))], [], 41, false),
-      ("an event", [.replace(path: title, value: .null)], [.push(item: "top", animated: true)], 41, false),
+      ("a string to escape", [.replace(path: title, value: .string("say \"hi\""))], [], 41),
+      ("a backslash at the end of a long string", [.replace(path: title, value: .string(long + "\\"))], [], 41),
+      ("a pointer to escape", [.replace(path: JSONPointer(tokens: ["a/b"]), value: .null)], [], 41),
+      ("a pointer to escape as JSON", [.remove(path: JSONPointer(tokens: ["\""]))], [], 41),
+      ("a fraction", [.replace(path: title, value: .number(3.5))], [], 41),
+      ("a number past 2^53", [.replace(path: title, value: .number(1e21))], [], 41),
+      ("an array", [.replace(path: title, value: .array([]))], [], 41),
+      ("an object", [.replace(path: title, value: .object(["b": 1, "a": [.null, "x"]]))], [], 41),
+      ("an event", [.replace(path: title, value: .null)], [.push(item: "top", animated: true)], 41),
+      ("a version past 2^53", [], [], 1 << 53),
     ]
     let encoder = WireStreamEncoder()
-    for (name, patch, events, from, plain) in cases {
+    for (name, patch, events, from) in cases {
       for (animated, coalesced) in [(false, false), (true, true)] {
         // The last case's `toVersion` is 2^53 + 1, past where versions are written as integers.
         let frame = StreamFrame.update(
@@ -120,61 +104,35 @@ struct WireStreamEncoderTests {
         let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
         var framedReference: [UInt8] = []
         VarlinkReply.encodeContinuing(encodedParameters: reference, into: &framedReference)
-        #expect((Self.plain(frame) != nil) == plain, "\(name): plain")
-        #expect((Self.plain(frame, framed: true) != nil) == plain, "\(name): plain, framed")
-        if let written = Self.plain(frame) { #expect(written == reference, "\(name)") }
-        if let written = Self.plain(frame, framed: true) { #expect(written == framedReference, "\(name), framed") }
         #expect(encoder.encode(frame) == reference, "\(name): encode")
         #expect(encoder.encodeFramed(frame) == framedReference, "\(name): encodeFramed")
       }
     }
   }
 
-  @Test("§3 a plain update is written on the stack exactly when it fits there")
-  func plainUpdateLimit() throws {
+  @Test("§3 an update that outgrows the writer's stack memory, in its value or in a pointer, is the reference's bytes")
+  func updatesAcrossTheStackMemory() throws {
     let title = JSONPointer(tokens: ["navigationBar", "centre", "title"])
-    let limit = WireStreamEncoder.plainUpdateLimit
-    var written = (plain: 0, other: 0)
-    for length in (limit - 220)...(limit - 140) {
-      let frame = StreamFrame.update(
-        fromVersion: 41, toVersion: 42,
-        patch: [.replace(path: title, value: .string(String(repeating: "x", count: length)))], animated: false,
-        events: [], coalesced: false)
-      let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
-      var framedReference: [UInt8] = []
-      VarlinkReply.encodeContinuing(encodedParameters: reference, into: &framedReference)
-      for (framed, expected) in [(false, reference), (true, framedReference)] {
-        let plain = Self.plain(frame, framed: framed)
-        #expect((plain != nil) == (expected.count <= limit), "a title of \(length) bytes, framed: \(framed)")
-        if let plain {
-          #expect(plain == expected, "a title of \(length) bytes, framed: \(framed)")
-          written.plain += 1
-        } else {
-          written.other += 1
-        }
-      }
-    }
-    #expect(written.plain > 10 && written.other > 10, "\(written)")
-  }
-
-  @Test("§3 a plain update is written on the stack exactly when its pointer fits there")
-  func plainUpdatePointerLimit() throws {
-    let limit = WireStreamEncoder.plainUpdateLimit
-    var counts = (plain: 0, other: 0)
-    for length in (limit - 220)...(limit - 120) {
+    let stack = SortedJSONWriter.stackBytes
+    let encoder = WireStreamEncoder()
+    for length in (stack - 220)...(stack - 80) {
       let long = String(repeating: "y", count: length)
-      // The long token first or last: the room is checked token by token.
-      for tokens in [[long, "title"], ["centre", long]] {
+      // The long token first or last: a pointer that does not fit the memory left is written apart.
+      let patches: [[PatchOperation]] = [
+        [.replace(path: title, value: .string(long))],
+        [.replace(path: JSONPointer(tokens: [long, "title"]), value: .string("t"))],
+        [.replace(path: JSONPointer(tokens: ["centre", long]), value: .string("t"))],
+      ]
+      for patch in patches {
         let frame = StreamFrame.update(
-          fromVersion: 41, toVersion: 42, patch: [.replace(path: JSONPointer(tokens: tokens), value: .string("t"))],
-          animated: false, events: [], coalesced: false)
+          fromVersion: 41, toVersion: 42, patch: patch, animated: false, events: [], coalesced: false)
         let reference = JSONWriter.bytes(WireStreamEncoder.parameters(frame))
-        let written = Self.plain(frame)
-        #expect(written == (reference.count <= limit ? reference : nil), "a pointer of \(length) bytes")
-        if written == nil { counts.other += 1 } else { counts.plain += 1 }
+        var framedReference: [UInt8] = []
+        VarlinkReply.encodeContinuing(encodedParameters: reference, into: &framedReference)
+        #expect(encoder.encode(frame) == reference, "\(length) bytes")
+        #expect(encoder.encodeFramed(frame) == framedReference, "\(length) bytes, framed")
       }
     }
-    #expect(counts.plain > 10 && counts.other > 10, "\(counts)")
   }
 
   private static let texts = ["", "a", "title", "with \"quotes\"", "back\\slash", "~0/~1", "a/b", "é ☃ 😀", "\n\t\u{1}"]

@@ -187,7 +187,7 @@ extension JSONPointer {
 
   /// Writes the text as a JSON string into `text` and says where it ends; nil as soon as
   /// a token needs an escape, either way, or the text does not fit. Its room is checked
-  /// token by token as it is written, not measured first (as `UpdateCursor` once did).
+  /// token by token as it is written, not measured first.
   package func writePlainJSONString(into text: UnsafeMutableBufferPointer<UInt8>) -> Int? {
     guard let base = text.baseAddress, text.count >= 2 else { return nil }
     base[0] = UInt8(ascii: "\"")
