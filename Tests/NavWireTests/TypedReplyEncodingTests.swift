@@ -29,7 +29,7 @@ struct TypedReplyEncodingTests {
       let reply = MutationReply(
         version: json.rng.chance(50) ? json.rng.pick(versions) : json.rng.next() >> json.rng.below(64),
         overwritten: overwritten, baseVersionExpired: json.rng.chance(50),
-        replayed: json.rng.chance(50))
+        replayed: json.rng.chance(50), created: json.rng.chance(50))
       #expect(
         VarlinkReply.encoded(reply) == VarlinkReply.encoded(parameters: reply.parameters),
         "seed \(seed) (NAVD_TEST_SEED=\(seed)), round \(round): \(reply)")

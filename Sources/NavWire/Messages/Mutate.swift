@@ -149,23 +149,27 @@ public struct MutationReply: NavReply {
     ]
   }
 
-  /// Writes `parameters` as `JSONWriter` would (keys sorted) without building the value:
-  /// navd answers every Mutate with one, and the dictionary cost ~4,000 instructions. The
-  /// literals are copied whole and a version within 2^53 is written digit by digit, as
-  /// `JSONWriter` prints such a number (a seeded test compares the bytes).
+  /// Writes `parameters` as `JSONWriter` would (keys sorted) without building the value,
+  /// through the writer of ops and updates (`SortedJSONWriter`); a seeded test compares the bytes.
+  /// Fast path: navd answers every Mutate with one, and the reference's dictionary costs more
+  /// than 1 % of a round trip (BENCHMARKS.md, "Fast paths").
   public func encodeParameters(into out: inout [UInt8]) {
-    out.append(literal: baseVersionExpired ? #"{"baseVersionExpired":true,"# : #"{"baseVersionExpired":false,"#)
-    out.append(literal: created ? #""created":true,"overwritten":["# : #""created":false,"overwritten":["#)
-    for (i, overwrite) in overwritten.enumerated() {
-      if i > 0 { out.append(UInt8(ascii: ",")) }
-      JSONWriter.write(overwrite.parameters, into: &out)
+    SortedJSONWriter.append(to: &out) { w in
+      // Adjacent constants are one fragment: each write has a fixed cost besides its bytes.
+      w.fragment(baseVersionExpired ? #"{"baseVersionExpired":true,"# : #"{"baseVersionExpired":false,"#)
+      w.fragment(created ? #""created":true,"overwritten":["# : #""created":false,"overwritten":["#)
+      for overwrite in overwritten {
+        w.beginObject()
+        w.member(#""field":"#, overwrite.field)
+        w.key(#""previousValue":"#)
+        w.value(overwrite.previousValue)
+        w.key(#""version":"#)
+        w.version(overwrite.version)
+        w.endObject()
+      }
+      w.fragment(replayed ? #"],"replayed":true,"version":"# : #"],"replayed":false,"version":"#)
+      w.version(version)
+      w.endObject()
     }
-    out.append(literal: replayed ? #"],"replayed":true,"version":"# : #"],"replayed":false,"version":"#)
-    if version <= 1 << 53 {
-      JSONWriter.writeInteger(Int64(version), into: &out)
-    } else {
-      JSONWriter.write(version.json, into: &out)
-    }
-    out.append(UInt8(ascii: "}"))
   }
 }
