@@ -1,13 +1,14 @@
 /// Writes JSON as compact UTF-8 bytes, object keys sorted, so equal values have equal bytes.
 ///
 /// Integral numbers within ±2^53 print without a fraction (`3`, not `3.0`).
+///
+/// A value is written by `SortedJSONWriter`, the writer of ops, updates and Mutate replies,
+/// so a fast path and the reference it is tested against share one writer; what is here
+/// is how a string and a number are spelled.
 public enum JSONWriter {
   /// The value as compact UTF-8 JSON (object keys sorted).
   public static func bytes(_ value: JSONValue) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(256)
-    write(value, into: &out)
-    return out
+    SortedJSONWriter.bytes { $0.value(value) }
   }
 
   /// The value as a compact JSON string.
@@ -17,29 +18,7 @@ public enum JSONWriter {
 
   /// Appends the value's JSON to `out`.
   public static func write(_ value: JSONValue, into out: inout [UInt8]) {
-    switch value {
-    case .null: out.append(contentsOf: "null".utf8)
-    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-    case .number(let n): writeNumber(n, into: &out)
-    case .string(let s): writeString(s, into: &out)
-    case .array(let elements):
-      out.append(UInt8(ascii: "["))
-      for (i, element) in elements.enumerated() {
-        if i > 0 { out.append(UInt8(ascii: ",")) }
-        write(element, into: &out)
-      }
-      out.append(UInt8(ascii: "]"))
-    case .object(let members):
-      out.append(UInt8(ascii: "{"))
-      // Sorting the members, not the keys, saves looking each key up again.
-      for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-        if i > 0 { out.append(UInt8(ascii: ",")) }
-        writeString(member.key, into: &out)
-        out.append(UInt8(ascii: ":"))
-        write(member.value, into: &out)
-      }
-      out.append(UInt8(ascii: "}"))
-    }
+    SortedJSONWriter.append(to: &out) { $0.value(value) }
   }
 
   static func writeNumber(_ n: Double, into out: inout [UInt8]) {

@@ -222,6 +222,7 @@ package struct SortedJSONWriter {
       endArray()
     case .object(let members):
       beginObject()
+      // Sorting the members, not the keys, saves looking each key up again.
       for member in members.sorted(by: { $0.key < $1.key }) {
         key(named: member.key)
         value(member.value)
