@@ -13,6 +13,7 @@ extension MutateCall {
   ///
   /// The typed reader takes only parameters it knows to be valid and leaves anything else
   /// to `init(parameters:)`, the reference, so errors are the reference's by construction.
+  /// Fast path: the reference takes the ops as a `JSONValue`, past `Op.list(in:at:)`'s typed readers (BENCHMARKS.md, "Fast paths").
   public init(parameters document: JSONDocument, at object: JSONDocument.Index) throws(CallError) {
     if let call = try Self.typed(document, object) {
       self = call
@@ -26,8 +27,7 @@ extension MutateCall {
   private static func typed(_ document: JSONDocument, _ object: JSONDocument.Index) throws(CallError) -> MutateCall? {
     guard document.kind(object) == .object else { return nil }
     // Locals, not a `MutateCall` filled in member by member: the struct is built once, at
-    // the end, instead of copied into the optional and again into `self` (~600
-    // instructions of value witnesses per call, callgrind).
+    // the end, instead of copied into the optional and again into `self`.
     var scene: String?
     var ops: JSONDocument.Index?
     var baseVersion: UInt64?
