@@ -18,6 +18,10 @@ public protocol SceneExecutor: SerialExecutor {
   /// Runs `work` on this executor after everything already queued on it: a later turn of
   /// the loop, in the order asked for.
   func later(_ work: @escaping @Sendable () -> Void)
+  /// Runs `work` on this executor once it has served the other work ready by then: navd's
+  /// loop runs it in its next pass, after `epoll_wait` and that pass's first messages, so a
+  /// scene that yields between two large groups lets the loop answer other connections.
+  func laterAfterIO(_ work: @escaping @Sendable () -> Void)
 }
 
 /// A `SceneExecutor` for an engine without an event loop (tests, `navbench --engine`,
@@ -53,4 +57,7 @@ public final class QueueSceneExecutor: SceneExecutor {
 
   /// Runs `work` on the queue, after the work enqueued before it.
   public func later(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+
+  /// `later`: the queue serves no I/O of its own that `work` could let in first.
+  public func laterAfterIO(_ work: @escaping @Sendable () -> Void) { later(work) }
 }

@@ -77,6 +77,19 @@ public final class EventLoopExecutor: TaskExecutor, SerialExecutor {
     }
   }
 
+  /// Runs `work` on the event-loop thread in its next pass, after that pass's `epoll_wait`
+  /// and first messages, so the sockets ready by then are served first: `later` work posted
+  /// on the loop runs in the same pass, before the loop looks at a socket again. Posted off
+  /// the loop thread (or while the loop is not running) it is `later` work: it reaches the
+  /// loop through its inbox after a wake-up anyway.
+  public func laterAfterIO(_ work: @escaping @Sendable () -> Void) {
+    if let inbox = inbox.withLock({ $0 }), inbox.isLoopThread {
+      inbox.deferredOnLoop.append(work)
+    } else {
+      later(work)
+    }
+  }
+
   /// Runs `job` here, isolated to this executor: on the loop, a task job and a scene's job alike.
   func run(_ job: UnownedJob) {
     job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())

@@ -50,6 +50,11 @@ final class LoopInbox: Sendable {
   /// `isLoopThread`), so it needs no lock.
   @exclusivity(unchecked) nonisolated(unsafe) var signalledOnLoop: [Connection] = []
 
+  /// Work for the loop's next pass (`EventLoopExecutor.laterAfterIO`), posted on the loop
+  /// thread: `ServerLoop.run` takes it after that pass's `epoll_wait`. Loop thread only,
+  /// as `signalledOnLoop`.
+  @exclusivity(unchecked) nonisolated(unsafe) var deferredOnLoop: [@Sendable () -> Void] = []
+
   init() throws(SystemCallError) {
     wakeFD = try Syscall.blocking("eventfd") { eventfd(0, CNAV_EFD_CLOEXEC | CNAV_EFD_NONBLOCK) }
   }
@@ -102,7 +107,9 @@ final class LoopInbox: Sendable {
   }
 
   /// Whether messages or signals are waiting (loop thread, to decide whether to poll or sleep).
-  var hasPending: Bool { !signalledOnLoop.isEmpty || state.withLock { !$0.messages.isEmpty } }
+  var hasPending: Bool {
+    !signalledOnLoop.isEmpty || !deferredOnLoop.isEmpty || state.withLock { !$0.messages.isEmpty }
+  }
 
   /// Moves every queued message into `batch`, which must be empty (loop thread).
   ///

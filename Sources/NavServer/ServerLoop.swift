@@ -60,6 +60,9 @@ final class ServerLoop: @unchecked Sendable {
   /// storage and the inbox's are swapped back and forth, never reallocated.
   /// Exempt from run-time exclusivity checks like the tables above (loop thread only).
   @exclusivity(unchecked) private var inboxBatch: [LoopInbox.Message] = []
+  /// The `laterAfterIO` work this pass runs (`LoopInbox.deferredOnLoop`, taken after the
+  /// pass's `epoll_wait`), kept (empty) between passes as `inboxBatch` is.
+  @exclusivity(unchecked) private var afterIO: [@Sendable () -> Void] = []
   /// Accepting failed for want of descriptors even with the spare one released; the
   /// listener is not watched until the next tick (a readable listener would spin the loop).
   var acceptPaused = false
@@ -160,6 +163,8 @@ final class ServerLoop: @unchecked Sendable {
         log.error("epoll_wait failed; stopping: \(error)")
         break
       }
+      // Posted in an earlier pass: it runs in this one's settle, after the sockets were read.
+      if !inbox.deferredOnLoop.isEmpty { swap(&afterIO, &inbox.deferredOnLoop) }
       moreWork = settle()
       let now = ContinuousClock.now
       if now >= nextTick {
@@ -205,14 +210,21 @@ final class ServerLoop: @unchecked Sendable {
   /// stream with nothing queued is pulled and written in one step (`pullAndWrite`), so
   /// the first subscriber's bytes leave before the last one is pulled. Returns whether
   /// work is left for the next pass.
+  ///
+  /// The work posted for this pass with `EventLoopExecutor.laterAfterIO` runs after the
+  /// first round's messages (what the sockets read this pass asked for comes first).
   func settle(maxRounds: Int = 64) -> Bool {
     for _ in 0..<maxRounds {
       inbox.takeAll(into: &inboxBatch)
-      if inboxBatch.isEmpty, inbox.signalledOnLoop.isEmpty { break }
+      if inboxBatch.isEmpty, inbox.signalledOnLoop.isEmpty, afterIO.isEmpty { break }
       deliverSignals()
       takeSignalsOnLoop()
       for message in inboxBatch { process(message) }
       inboxBatch.removeAll(keepingCapacity: true)
+      if !afterIO.isEmpty {
+        for work in afterIO { work() }
+        afterIO.removeAll(keepingCapacity: true)
+      }
     }
     flushDirty()
     deliverSignals(writingQuietStreams: true)
@@ -367,6 +379,9 @@ final class ServerLoop: @unchecked Sendable {
       default: break
       }
     }
+    // Work for a next pass that will not come runs there too, after what was posted.
+    for work in inbox.deferredOnLoop { executor.performLater(work) }
+    inbox.deferredOnLoop.removeAll()
     // Signals from the closes above have nothing left to deliver to; from now on no
     // thread counts as the loop's (its id may be reused), so none are listed again.
     inbox.signalledOnLoop.removeAll()

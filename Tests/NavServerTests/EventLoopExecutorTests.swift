@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Testing
 
 @testable import NavServer
@@ -15,6 +16,12 @@ actor ArrivalRecorder {
       DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(200)) { done.resume() }
     }
   }
+}
+
+/// What `Echo` calls the server had handled when a piece of work ran, for ordering tests.
+final class EchoesSeen: Sendable {
+  let byLater = Atomic<Int>(-1)
+  let byLaterAfterIO = Atomic<Int>(-1)
 }
 
 @Suite("EventLoopExecutor")
@@ -39,6 +46,36 @@ struct EventLoopExecutorTests {
     let server = try TestServer()
     server.stop()
     #expect(await !Self.runsOnLoop(server.server.executor))
+  }
+
+  /// Issue 27 item 10: a scene yields between large commit groups with `laterAfterIO`, which
+  /// helps others only if the loop reads the sockets before it runs the work.
+  @Test("issue 27 laterAfterIO work posted on the loop runs after the next epoll_wait's calls; later work before them")
+  func laterAfterIORunsAfterTheSockets() async throws {
+    let server = try TestServer()
+    let executor = server.server.executor
+    let client = try server.client()
+    try client.call("org.example.test.Echo", ["value": "accepted"])
+    _ = try client.readFrame()
+    let handler = server.handler
+    let seen = EchoesSeen()
+    nonisolated(unsafe) let sender = client
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      Task(executorPreference: executor) {
+        #expect(executor.isOnLoopThread)
+        // Readable at once (a Unix socket's send lands in the peer's queue), read only by epoll.
+        try? sender.call("org.example.test.Echo", ["value": "next"])
+        executor.later { seen.byLater.store(handler.echoed.load(ordering: .acquiring), ordering: .releasing) }
+        executor.laterAfterIO {
+          seen.byLaterAfterIO.store(handler.echoed.load(ordering: .acquiring), ordering: .releasing)
+          done.resume()
+        }
+      }
+    }
+    #expect(seen.byLater.load(ordering: .acquiring) == 1, "later work runs in the same pass")
+    #expect(seen.byLaterAfterIO.load(ordering: .acquiring) == 2, "the call sent before it was handled first")
+    _ = try client.readFrame()
+    await Task.detached { server.stop() }.value
   }
 
   /// PROTOCOL.md §2 (pipelining) relies on it: io.navd starts one task per call, in

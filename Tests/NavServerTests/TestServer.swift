@@ -56,10 +56,13 @@ final class TestServer {
 /// Echo, endless streams and floods, for socket tests. Thread-safe.
 final class TestHandler: CallHandler {
   let sources = Mutex<[TestSource]>([])
+  /// `Echo` calls handled so far.
+  let echoed = Atomic<Int>(0)
 
   func handle(_ call: VarlinkCall, context: any CallContext) {
     switch call.methodName {
     case "Echo":
+      echoed.add(1, ordering: .releasing)
       context.reply(.object(call.parameters))
     case "EchoLater":
       // Answer from another thread after a random delay: order must still hold.
