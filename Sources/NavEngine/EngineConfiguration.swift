@@ -10,6 +10,13 @@ public struct EngineConfiguration: Sendable {
   /// oldest versions are folded into the log's floor, as past `opLogCapacity`.
   /// The newest version is always kept, however large.
   public var opLogBytes = 8 << 20
+  /// Bytes of ops (their wire form, as the store writes them) one commit group holds: a group
+  /// is closed once its versions' ops reach it, so it holds at least one mutation, and the
+  /// next group is planned in a later pass of the executor (`SceneExecutor.laterAfterIO`),
+  /// after the loop has served other connections (PROTOCOL.md §2 "Pipelining"). 256 KiB: a
+  /// pipelined burst of small `Mutate`s stays one group, while each mutation near the 1 MiB
+  /// frame limit is a group, and a pass, of its own.
+  public var groupRecordBytes = 256 << 10
   /// Successful mutation ids remembered per scene for idempotent retries.
   public var rememberedMutationIds = 10_000
   /// Bytes of remembered mutation ids per scene, as the heap holds them (the tables' slots,

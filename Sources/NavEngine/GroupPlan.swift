@@ -34,6 +34,9 @@ struct GroupPlan: Sendable {
   var state: SceneState
   var version: UInt64
   var versions: [Version] = []
+  /// Bytes of ops the versions' records store (`Version.encodedOps`), which
+  /// `EngineConfiguration.groupRecordBytes` bounds.
+  var recordBytes = 0
   /// Ids this group remembers, in version order.
   var remembered: [(key: MutationMemory.Key, entry: MutationMemory.Entry)] = []
   private var rememberedIndex: [MutationMemory.Key: Int] = [:]

@@ -118,6 +118,7 @@ extension SceneCore {
     // each of its arrays), and the old one is released with `applied`.
     swap(&plan.state, &applied.state)
     plan.version = version
+    plan.recordBytes += opsBytes
     if let key {
       plan.remember(
         key, MutationMemory.Entry(opsDigest: digest, outcome: outcome, bytes: MutationMemory.footprint(key, outcome)))

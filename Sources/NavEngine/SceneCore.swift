@@ -7,11 +7,14 @@ import NavModel
 /// records to store, the answers to give, a turn to ask for.
 ///
 /// Mutations are committed in groups, by one path: everything that arrived while the
-/// previous group was being stored is planned in order (up to `groupCapacity`), stored as
-/// one group, installed, published to subscribers, and only then answered. A read while a
-/// group is stored sees the state before it. When the scene is idle, the first mutation
-/// asks for a turn rather than starting a group, so the calls the loop reads in the same
-/// pass — a pipelined burst — reach the scene first and form one group.
+/// previous group was being stored is planned in order (up to `groupCapacity`, and until the
+/// group's ops reach `EngineConfiguration.groupRecordBytes`), stored as one group, installed,
+/// published to subscribers, and only then answered. A read while a group is stored sees the
+/// state before it. When the scene is idle, the first mutation asks for a turn rather than
+/// starting a group, so the calls the loop reads in the same pass — a pipelined burst —
+/// reach the scene first and form one group. After a group that reached the byte bound the
+/// rest wait for a turn in the executor's next pass (`SceneEffects.turnAfterIO`), so the loop
+/// serves other connections between two large groups.
 struct SceneCore {
   /// What a mutation is answered with, once its group is stored and published.
   typealias Completion = SceneEngine.Completion
@@ -86,7 +89,8 @@ struct SceneCore {
   }
 
   /// The store finished the group it was given: installs and publishes it when stored, and
-  /// answers it either way; then plans what arrived meanwhile.
+  /// answers it either way; then plans what arrived meanwhile, or, after a group that
+  /// reached `groupRecordBytes`, asks for a turn after the executor's I/O to plan it.
   mutating func stored(_ result: Result<Void, StoreError>) -> SceneEffects {
     // Taken, not copied: a copy of the plan would retain every array it holds.
     guard var group = storing.take() else {
@@ -101,7 +105,12 @@ struct SceneCore {
     }
     var effects = SceneEffects()
     effects.answer(group.waiting, results)
-    planNext(into: &effects)
+    if group.plan.recordBytes >= configuration.groupRecordBytes, !waiting.isEmpty {
+      turnScheduled = true
+      effects.turnAfterIO = true
+    } else {
+      planNext(into: &effects)
+    }
     return effects
   }
 
@@ -120,7 +129,9 @@ struct SceneCore {
     }
   }
 
-  /// The oldest waiting mutations, as many as a group may hold, planned in order.
+  /// The oldest waiting mutations, as many as a group may hold, planned in order: up to
+  /// `groupCapacity`, and the group ends with the mutation whose ops bring it to
+  /// `groupRecordBytes` (the rest wait, first in line).
   private mutating func planWaiting() -> StoringGroup {
     let capacity = groupCapacity
     var taken: Waiting = []
@@ -132,7 +143,15 @@ struct SceneCore {
     }
     var plan = GroupPlan(state: state, version: version, snapshots: snapshots)
     plan.reserveCapacity(taken.count)
-    for index in taken.indices { self.plan(taken[index].request, into: &plan) }
+    let recordBytes = configuration.groupRecordBytes
+    for index in taken.indices {
+      self.plan(taken[index].request, into: &plan)
+      if plan.recordBytes >= recordBytes, index + 1 < taken.count {
+        waiting.insert(contentsOf: taken[(index + 1)...], at: 0)
+        taken.removeSubrange((index + 1)...)
+        break
+      }
+    }
     return StoringGroup(plan: plan, waiting: taken)
   }
 
@@ -231,6 +250,9 @@ struct SceneEffects {
   var store: [CommitRecord]?
   /// Ask the executor for a turn (`SceneCore.turn`) after the work already queued on it.
   var scheduleTurn = false
+  /// Ask the executor for a turn once it has served its I/O (`SceneExecutor.laterAfterIO`):
+  /// the group just stored reached `groupRecordBytes` and more mutations wait.
+  var turnAfterIO = false
 
   /// Answers `waiting` with `results`, pairwise, after the answers already listed.
   mutating func answer(_ waiting: SceneCore.Waiting, _ results: [Result<MutationOutcome, NavError>]) {

@@ -7,7 +7,9 @@ import NavModel
 /// store a group's records, answers each mutation once its group is stored and published,
 /// and asks the executor for a turn. The store's completion comes back as an input like any
 /// other — at once when the store finished at once (navd's redo log), else as a job on the
-/// executor (`StoreWaiter`). There is one commit path; no mutation waits in a task.
+/// executor (`StoreWaiter`). There is one commit path; no mutation waits in a task. After a
+/// group as large as `EngineConfiguration.groupRecordBytes` the next one waits for the
+/// executor's next pass (`SceneExecutor.laterAfterIO`): the loop reads other sockets first.
 public actor SceneEngine {
   /// The scene's name.
   public nonisolated let name: String
@@ -134,6 +136,7 @@ public actor SceneEngine {
     while true {
       effects.giveAnswers()
       if effects.scheduleTurn { executor.later { self.onLater { $0.takeTurn() } } }
+      if effects.turnAfterIO { executor.laterAfterIO { self.onLater { $0.takeTurn() } } }
       guard let records = effects.store else { break }
       storeStartedAt = now()
       guard let result = store.commit(records, waiter: self) else { return }
