@@ -114,6 +114,14 @@ int cnav_heap_fix_trim_threshold(size_t bytes) {
   return mallopt(M_TRIM_THRESHOLD, (int)bytes);
 }
 
+int cnav_heap_fix_mmap_threshold(size_t bytes) {
+  return mallopt(M_MMAP_THRESHOLD, (int)bytes);
+}
+
+size_t cnav_heap_mmapped_bytes(void) {
+  return mallinfo2().hblkhd;
+}
+
 long long cnav_resident_bytes(void) {
   int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;

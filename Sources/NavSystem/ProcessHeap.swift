@@ -23,12 +23,31 @@ public enum ProcessHeap {
   /// than 256 KiB is free there: −0.3 … +0.6 % in 9 runs (`GLIBC_TUNABLES` with the
   /// same value). Pipelined and fan-out throughput and CPU per publish did not change
   /// beyond run-to-run noise; CPU per delivery to 64 subscribers perhaps by 2 % (84.4 →
-  /// 86.3 µs, medians of 6 runs each). Fixing it also fixes the mmap threshold at its
-  /// default (128 KiB): larger blocks are always mmapped, and unmapped when freed
-  /// (raising it to 4 MiB changed nothing measurable).
+  /// 86.3 µs, medians of 6 runs each). Fixing it also fixes the mmap threshold, at its
+  /// default (128 KiB) unless `fixMmapThreshold` raises it.
   public static func fixTrimThreshold() {
     _ = cnav_heap_fix_trim_threshold(trimThreshold)
   }
+
+  /// Blocks smaller than this come from the arenas, not from mmap (`fixMmapThreshold`): 4 MiB,
+  /// above a 1 MiB frame and its buffers, a redo-log chunk or a commit group's record.
+  public static let mmapThreshold = 4 << 20
+
+  /// Fixes glibc's mmap threshold at `mmapThreshold`; call once, first thing in `main`.
+  ///
+  /// At 128 KiB every large block is mmapped and unmapped again when freed, and both take
+  /// the process's memory-map lock for writing: the redo log's applier (a thread of low
+  /// priority, `ApplierPriority`) unmapping a chunk it applied was preempted with the lock
+  /// held, and the event loop's next mmap waited for it: that was the worst answer to
+  /// other clients while one streamed 1 MiB frames (BENCHMARKS.md, "Large frames and the
+  /// event loop"). The arenas' free memory still goes back to the kernel (`trimThreshold`,
+  /// NavServer's `HeapTrimming`).
+  public static func fixMmapThreshold() {
+    _ = cnav_heap_fix_mmap_threshold(mmapThreshold)
+  }
+
+  /// Bytes of mmapped blocks in use: those at or above the mmap threshold.
+  public static var mmappedBytes: Int { Int(cnav_heap_mmapped_bytes()) }
 
   /// Bytes malloc has handed out and not had back, in every arena and mmapped: what a
   /// structure's memory bound is measured against (`MutationMemoryHeapTests`).

@@ -16,6 +16,9 @@ SignalWatcher.blockHandled()
 // Before anything allocates much: glibc gives back the free top of every arena, not
 // only the main one's (ProcessHeap says why and what it measured).
 ProcessHeap.fixTrimThreshold()
+// Blocks up to 4 MiB come from the arenas: no mmap and munmap, and no wait for the
+// memory-map lock, per large frame (ProcessHeap says why).
+ProcessHeap.fixMmapThreshold()
 
 func fail(_ message: String, code: Int32) -> Never {
   StandardError.write("navd: \(message)\n")

@@ -89,6 +89,13 @@ size_t cnav_heap_in_use(void);
 /// from raising it and the mmap threshold as it goes; 1 on success.
 int cnav_heap_fix_trim_threshold(size_t bytes);
 
+/// Fixes glibc's mmap threshold (mallopt(M_MMAP_THRESHOLD)): smaller blocks come from the
+/// arenas, not mmap; 1 on success.
+int cnav_heap_fix_mmap_threshold(size_t bytes);
+
+/// Bytes of the heap's mmapped blocks in use (mallinfo2's hblkhd).
+size_t cnav_heap_mmapped_bytes(void);
+
 /// The process's resident memory in bytes (/proc/self/statm), or -1 when it cannot be read.
 long long cnav_resident_bytes(void);
 
