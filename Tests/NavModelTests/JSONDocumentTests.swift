@@ -3,19 +3,19 @@ import Testing
 
 @testable import NavModel
 
-/// `JSONDocument` (the typed path's reader) against `JSONParser` (the reference): the same
-/// documents accepted with the same values, the same rejected with the same error; and
-/// `Op.list(in:at:)` against `Op.list(json:)`.
+/// `JSONDocument` (navd's one reader) against `TreeParser` (an independent reference, test
+/// only): the same documents accepted with the same values, the same rejected with the same
+/// error; and `Op.list(in:at:)` against `Op.list(json:)`.
 ///
 /// Replay a failure with `NAVD_TEST_SEED=<seed> swift test --filter JSONDocumentTests`;
 /// every failure message carries the seed and the document.
-@Suite("JSONDocument against JSONParser")
+@Suite("JSONDocument against an independent tree parser")
 struct JSONDocumentTests {
   static let defaultSeed: UInt64 = 0x5EED_12D0_C0DE
 
-  /// The parser's value or error.
+  /// The reference's value or error.
   static func reference(_ bytes: [UInt8], maxDepth: Int) -> Result<JSONValue, JSONParser.Error> {
-    Result { () throws(JSONParser.Error) in try JSONParser.parse(bytes, maxDepth: maxDepth) }
+    Result { () throws(JSONParser.Error) in try TreeParser.parse(bytes, maxDepth: maxDepth) }
   }
 
   /// The document's value (rebuilt as a tree) or error.

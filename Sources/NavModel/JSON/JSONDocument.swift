@@ -1,11 +1,11 @@
 /// A validated JSON document that keeps its bytes and says where each value is, so typed
 /// decoders read straight from the bytes: no `[String: JSONValue]` is built or hashed.
 ///
-/// `init(parsing:maxDepth:)` accepts exactly what `JSONParser.parse` accepts and rejects
-/// the rest with the same `JSONParser.Error` (offset and reason): invalid UTF-8, nesting
-/// deeper than `maxDepth`, duplicate keys, lone surrogates, trailing bytes. It shares the
-/// parser's `JSONLexer`; only what it records differs — one `Token` per value (and per
-/// key), in document order, each container knowing where it ends so it can be skipped.
+/// navd's one JSON reader: `JSONParser.parse` is a document's `value(root)`.
+/// `init(parsing:maxDepth:)` rejects with a `JSONParser.Error` (offset and reason) invalid
+/// UTF-8, nesting deeper than `maxDepth`, duplicate keys, lone surrogates, trailing bytes
+/// (`JSONLexer`), and records one `Token` per value (and per key), in document order, each
+/// container knowing where it ends so it can be skipped.
 ///
 /// A value is named by its `Index` (the position of its token). Read it with `kind(_:)`,
 /// `string(_:)`, `number(_:)`, `bool(_:)`, walk a container with `members(_:)` or

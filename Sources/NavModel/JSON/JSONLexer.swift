@@ -1,10 +1,7 @@
-/// The lexical half of JSON (RFC 8259) shared by `JSONParser` (which builds a `JSONValue`)
-/// and `JSONDocument` (which records where each value is): whitespace, literals, numbers,
+/// The lexical half of JSON (RFC 8259) under `JSONDocument`, navd's one reader (which
+/// records where each value is; `JSONParser` is its tree): whitespace, literals, numbers,
 /// strings (`JSONLexer+Strings.swift`), nesting depth, and the exact error — offset and
-/// reason — for each mistake.
-///
-/// Both readers therefore accept the same documents and reject the rest with the same
-/// error; only what they build differs.
+/// reason — for each mistake. The tests' independent tree parser reads through it too.
 struct JSONLexer {
   let bytes: UnsafeBufferPointer<UInt8>
   let maxDepth: Int
