@@ -53,7 +53,7 @@ struct LiveDocument: Sendable {
   /// size `encoded`.
   func residentBytes(encoded: Int) -> Int {
     guard let layoutDocument else { return encoded }
-    return layoutDocument.residentBytes + layoutDocument.layout.residentBytes
+    return layoutDocument.residentBytes + layoutDocument.layoutResidentBytes
   }
 
   /// The document at `version`, shared with subscribers: a layout view's keeps its
@@ -65,21 +65,50 @@ struct LiveDocument: Sendable {
   }
 
   /// Moves the document to `state`, which differs from the last one at most in what
-  /// `change` names, and returns the patch from the old document to the new.
+  /// `change` names, and returns the patch from the old document to the new (`step`).
+  mutating func update(to state: SceneState, change: LayoutChange) -> [PatchOperation] {
+    let old = layoutDocument?.layout
+    return step(to: state, change: change, shared: nil).patch(from: old, to: self)
+  }
+
+  /// Moves the document to `state` as `update(to:change:)` does, and returns the move,
+  /// whose patch from the old document to the new is written when asked for
+  /// (`LiveUpdate.patch(from:to:)`), or not at all when another width's is the same.
   ///
   /// A layout document resolves again only what `change` names and writes its patch from
-  /// the values that changed (`LayoutDocument.update(to:change:)`, held to the resolver and
-  /// `PatchBuilder.diff` by `LayoutDocumentTests`); the state document is diffed whole.
-  mutating func update(
-    to state: SceneState, change: LayoutChange, shared: SharedResolution? = nil
-  ) -> [PatchOperation] {
+  /// the values that changed (`LayoutDocument.step(to:change:shared:)`, held to the resolver
+  /// and `PatchBuilder.diff` by `LayoutDocumentTests`); the state document is diffed whole.
+  mutating func step(to state: SceneState, change: LayoutChange, shared: SharedResolution?) -> LiveUpdate {
     if let old = stateDocument {
       let new = state.json
       stateDocument = new
-      return PatchBuilder.diff(old, new)
+      return LiveUpdate(statePatch: PatchBuilder.diff(old, new), step: nil)
     }
     guard layoutDocument != nil else { preconditionFailure("a live document with neither view") }
-    return layoutDocument!.update(to: state, change: change, shared: shared)
+    return LiveUpdate(statePatch: nil, step: layoutDocument!.step(to: state, change: change, shared: shared))
+  }
+
+  /// The layout the document holds; nil for the state view.
+  var layout: Layout? { layoutDocument?.layout }
+}
+
+/// A `LiveDocument`'s move to a new state: the state view's patch, or a layout view's
+/// step, whose patch is written from the layouts before and after it (`patch(from:to:)`).
+struct LiveUpdate {
+  fileprivate let statePatch: [PatchOperation]?
+  fileprivate let step: LayoutStep?
+
+  /// What the patch is the same for between widths (`LayoutStep.Sharing`); nil for the state view.
+  var sharing: LayoutStep.Sharing? { step?.sharing }
+
+  /// The patch from `old`, the layout before the move (nil for the state view), to
+  /// `document`, the one after it.
+  func patch(from old: Layout?, to document: LiveDocument) -> [PatchOperation] {
+    if let statePatch { return statePatch }
+    guard let step, let old, let layout = document.layout else {
+      preconditionFailure("a layout step without its layout")
+    }
+    return step.patch(from: old, to: layout)
   }
 }
 

@@ -61,30 +61,42 @@ extension SceneCore {
 
 extension SubscriptionGroup {
   /// Moves the view's document to `state`, the state after `last` (`change` says
-  /// what may differ, `shared` what the other views of `state` resolved), and returns the framed update from the current version to
-  /// `last`'s, with `last`'s `animated` and events (a span of several versions
-  /// carries none: `UpdateSpans`; a `coalesced` one neither).
+  /// what may differ, `shared` what the other views of `state` resolved), and returns the
+  /// framed update from the current version to `last`'s, with `last`'s `animated` and
+  /// events (a span of several versions carries none: `UpdateSpans`; a `coalesced` one
+  /// neither). When another view of the span's placement encoded the same update from the
+  /// same version (`SharedUpdates`), its bytes are taken: no patch is written.
   mutating func advance(
-    to state: SceneState, at last: LogEntry, change: LayoutChange, shared: SharedResolution, coalesced: Bool
+    to state: SceneState, at last: LogEntry, change: LayoutChange, shared: SharedResolution,
+    updates: SharedUpdates, coalesced: Bool
   ) -> [UInt8]? {
+    let from = current.version
+    snapshot = nil
     let patch: [PatchOperation]
+    var key: SharedUpdates.Key?
     if live == nil {
       // Evicted: built again from the state, and diffed whole against the current document.
       let rebuilt = LiveDocument(view, of: state)
       let next = rebuilt.versioned(last.version)
       patch = PatchBuilder.diff(current.document, next.document)
       live = rebuilt
+      current = next
     } else {
-      patch = live!.update(to: state, change: change, shared: shared)
+      // `current` holds the live document's layout as it was: what the patch is written from.
+      let previous = current
+      let step = live!.step(to: state, change: change, shared: shared)
+      current = live!.versioned(last.version)
+      key = step.sharing.map { SharedUpdates.Key(from: from, coalesced: coalesced, sharing: $0) }
+      if let key, let update = updates.update(for: key) { return subscribers.isEmpty ? nil : update }
+      patch = step.patch(from: previous.layout, to: live!)
     }
-    let from = current.version
-    current = live!.versioned(last.version)
-    snapshot = nil
     guard let encoder = subscribers.first else { return nil }
-    return encoder.encode(
+    let update = encoder.encode(
       .update(
         fromVersion: from, toVersion: last.version, patch: patch, animated: coalesced ? false : last.animated,
         events: coalesced ? [] : last.events, coalesced: coalesced))
+    if let key { updates.keep(update, for: key) }
+    return update
   }
 
   /// Queues `chunk` (this view's updates from `start` up to `current`) to every

@@ -18,7 +18,7 @@ final class VersionedDocument: Sendable {
   /// The document as it was given, or nil for a layout.
   private let given: JSONValue?
   /// The layout the document is made of, when not given.
-  private let layout: Layout?
+  let layout: Layout?
   /// The layout's document, once made.
   private let made = Mutex<JSONValue?>(nil)
 

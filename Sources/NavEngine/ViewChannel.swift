@@ -74,6 +74,8 @@ struct PendingSpan: Sendable {
   var change: LayoutChange
   /// What every view of `state` resolves alike, made once for all of them.
   var shared = SharedResolution()
+  /// The updates views of one placement share, encoded once for all of them.
+  var updates = SharedUpdates()
   /// Several spans made one (`SubscriptionGroup.published`): its update is coalesced.
   var coalesced = false
 }
@@ -119,7 +121,8 @@ extension SubscriptionGroup {
     for span in spans {
       guard
         let update = advance(
-          to: span.state, at: span.last, change: span.change, shared: span.shared, coalesced: span.coalesced)
+          to: span.state, at: span.last, change: span.change, shared: span.shared, updates: span.updates,
+          coalesced: span.coalesced)
       else { continue }
       if chunk.isEmpty { chunk = update } else { chunk += update }
     }

@@ -22,11 +22,16 @@ struct LayoutDocumentResidentTests {
           documents[index].update(to: result.state, change: change)
           let fresh = LayoutDocument(result.state, metrics: allMetrics[index])
           #expect(fresh.residentBytes == fresh.estimatedResidentBytes)
+          #expect(fresh.layoutResidentBytes == fresh.layout.residentBytes)
           // Kept between relayouts: a part set in place changes at most a string's allocation.
           let kept = documents[index].residentBytes
           #expect(
             kept <= 2 * fresh.residentBytes && fresh.residentBytes <= 2 * kept,
             "kept \(kept), fresh \(fresh.residentBytes)")
+          let keptLayout = documents[index].layoutResidentBytes
+          #expect(
+            keptLayout <= 2 * fresh.layoutResidentBytes && fresh.layoutResidentBytes <= 2 * keptLayout,
+            "layout kept \(keptLayout), fresh \(fresh.layoutResidentBytes)")
           updates += 1
         }
         state = result.state

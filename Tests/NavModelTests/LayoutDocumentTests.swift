@@ -19,7 +19,7 @@ struct LayoutDocumentTests {
   func everyOpKind() throws {
     var updates = 0
     var kinds: [String: Int] = [:]
-    let seed = try Self.drive(
+    let (seed, shared) = try Self.drive(
       "everyOpKind", seed: 0x1A70_0D0C_0000, sequences: Self.sequences, steps: Self.opsPerSequence,
       nextOps: { generator, state in generator.batch(in: state, count: generator.rng.chance(70) ? 1 : 3) },
       observe: { ops, _, _, documents in
@@ -28,16 +28,37 @@ struct LayoutDocumentTests {
       })
     // Guard against a generator whose ops are all rejected, or that misses a kind.
     #expect(updates > Self.sequences * Self.opsPerSequence * 2, "only \(updates) updates checked; seed \(seed)")
+    #expect(shared > 1000, "only \(shared) widths took another's patch; seed \(seed)")
     for name in Op.names {
       #expect(
         kinds[name, default: 0] >= 100, "op \(name) applied in only \(kinds[name, default: 0]) updates; seed \(seed)")
     }
   }
 
+  @Test(
+    "§6 R62 R64 R65 widths of one placement share one patch: many widths, compact and not, every op kind, the reference diff"
+  )
+  func sharedPlacements() throws {
+    var kinds: [String: Int] = [:]
+    let (seed, shared) = try Self.drive(
+      "sharedPlacements", seed: 0x1A70_0D0C_0006, sequences: 24, steps: 50,
+      metrics: { generator in
+        (0..<12).map { index in
+          LayoutMetrics(width: Double(generator.rng.int(120...600)), compact: index % 3 == 0)
+        }
+      },
+      nextOps: { generator, state in generator.batch(in: state, count: generator.rng.chance(70) ? 1 : 3) },
+      observe: { ops, _, _, documents in for op in ops { kinds[op.name, default: 0] += documents } })
+    #expect(shared > 2000, "only \(shared) widths took another's patch; seed \(seed)")
+    for name in Op.names {
+      #expect(kinds[name, default: 0] >= 50, "op \(name) in only \(kinds[name, default: 0]) updates; seed \(seed)")
+    }
+  }
+
   @Test("§6 R62 R64 R65 several mutations as one update (a span): the change of all their ops, the reference diff")
   func spans() throws {
     var multi = 0
-    let seed = try Self.drive(
+    let (seed, _) = try Self.drive(
       "spans", seed: 0x1A70_0D0C_0004, sequences: 30, steps: 40,
       nextOps: { generator, state in generator.batch(in: state, count: generator.rng.int(2...6)) },
       observe: { ops, _, _, _ in if ops.count > 1 { multi += 1 } })
@@ -74,7 +95,7 @@ struct LayoutDocumentTests {
   @Test("R31 R62 R64 runs of title changes of one width, then other changes: the reference document and diff")
   func titleRuns() throws {
     var counts = (retitles: 0, afterRetitles: 0, previousRetitled: false)
-    let seed = try Self.drive("titleRuns", seed: 0x1A70_0D0C_0003, sequences: 60, steps: 60) { generator, state in
+    let (seed, _) = try Self.drive("titleRuns", seed: 0x1A70_0D0C_0003, sequences: 60, steps: 60) { generator, state in
       guard let top = state.navigationBar.topItem, generator.rng.chance(75) else { return [generator.op(in: state)] }
       // The same number of characters: the title keeps its width (the fast path).
       let count = top.title?.count ?? 0
@@ -94,28 +115,31 @@ struct LayoutDocumentTests {
   }
 
   /// Runs `sequences` sequences of `steps` batches of ops (`nextOps`) from an empty
-  /// scene, with a document per metrics following every state, each update given
-  /// the `LayoutChange` of its batch (`expectReferenceUpdate`);
+  /// scene, with a document per metrics (`metrics`, drawn per sequence) following every
+  /// state, each update given the `LayoutChange` of its batch (`expectReferenceUpdate`);
   /// `observe` sees each batch that applied, the states before and after, and the
-  /// number of documents. Returns the seed.
+  /// number of documents. Returns the seed and how many updates took another width's patch.
+  @discardableResult
   static func drive(
     _ test: String, seed defaultSeed: UInt64, sequences: Int, steps: Int,
+    metrics: (inout LayoutOpGenerator) -> [LayoutMetrics?] = { $0.metrics() },
     nextOps: (inout LayoutOpGenerator, SceneState) -> [Op],
     observe: (_ ops: [Op], _ state: SceneState, _ next: SceneState, _ documents: Int) -> Void
-  ) throws -> UInt64 {
+  ) throws -> (seed: UInt64, shared: Int) {
     let seed = SplitMix64.testSeed(default: defaultSeed)
     print("LayoutDocumentTests.\(test): seed \(seed) (NAVD_TEST_SEED to replay)")
     var generator = LayoutOpGenerator(rng: SplitMix64(seed: seed))
+    var shared = 0
     for sequence in 0..<sequences {
       var state = SceneState.empty
-      let allMetrics = generator.metrics()
+      let allMetrics = metrics(&generator)
       var documents = allMetrics.map { LayoutDocument(state, metrics: $0) }
       for step in 0..<steps {
         let ops = nextOps(&generator, state)
         guard let result = try? state.applying(ops) else { continue }
         // Every other sequence, the widths of a step share what they resolve alike, as a
         // committed span's views do (`SharedResolution`).
-        try expectReferenceUpdate(
+        shared += try expectReferenceUpdate(
           &documents, metrics: allMetrics, from: state, to: result.state,
           change: LayoutChange(ops: ops, in: result.state), shared: sequence % 2 == 0 ? SharedResolution() : nil,
           context: "seed \(seed) (NAVD_TEST_SEED to replay) sequence \(sequence) step \(step) ops \(ops)")
@@ -123,19 +147,26 @@ struct LayoutDocumentTests {
         state = result.state
       }
     }
-    return seed
+    return (seed, shared)
   }
 
   /// Moves each of `documents` (one per metrics) from `state` to `next` and expects the
   /// reference: its layout and document those resolved from scratch, its patch the diff
-  /// of the two reference documents, which also takes its old document to its new.
+  /// of the two reference documents, which also takes its old document to its new; and
+  /// the patch of an earlier width whose step shares with this one's (`LayoutStep.Sharing`,
+  /// what the engine sends instead) that reference too. Returns how many widths shared.
+  @discardableResult
   static func expectReferenceUpdate(
     _ documents: inout [LayoutDocument], metrics allMetrics: [LayoutMetrics?], from state: SceneState,
     to next: SceneState, change: LayoutChange, shared: SharedResolution? = nil, context: String
-  ) throws {
+  ) throws -> Int {
+    var byPlacement: [LayoutStep.Sharing: [PatchOperation]] = [:]
+    var sharedPatches = 0
     for (index, metrics) in allMetrics.enumerated() {
       let before = documents[index].json
-      let patch = documents[index].update(to: next, change: change, shared: shared)
+      let old = documents[index].layout
+      let step = documents[index].step(to: next, change: change, shared: shared)
+      let patch = step.patch(from: old, to: documents[index].layout)
       let layout = LayoutResolver.resolve(next, metrics: metrics)
       let reference = layout.json
       let context = "metrics \(String(describing: metrics)): \(context)"
@@ -145,7 +176,16 @@ struct LayoutDocumentTests {
       #expect(patch == referencePatch, "patch, \(context)")
       #expect(PatchBuilder.diff(before, documents[index].json) == referencePatch, "diff of the documents, \(context)")
       #expect(try PatchApplier.apply(patch, to: before) == reference, "patch applies: \(context)")
+      if let sharing = step.sharing {
+        if let earlier = byPlacement[sharing] {
+          #expect(earlier == referencePatch, "another width's shared patch, \(context)")
+          sharedPatches += 1
+        } else {
+          byPlacement[sharing] = patch
+        }
+      }
     }
+    return sharedPatches
   }
 
   @Test("R19 R46 a bar's layout depends only on the inputs the document compares")

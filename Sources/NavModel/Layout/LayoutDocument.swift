@@ -33,6 +33,8 @@ public struct LayoutDocument: Sendable {
   private(set) var toolbarDraft: LayoutResolver.ToolbarDraft
   /// What the document holds in memory (`estimatedResidentBytes`): what the layout cache weighs it at.
   public private(set) var residentBytes = 0
+  /// What `layout` alone holds (`Layout.residentBytes`), kept with `residentBytes`.
+  public private(set) var layoutResidentBytes = 0
 
   /// The document of `state`.
   public init(_ state: SceneState, metrics: LayoutMetrics?) {
@@ -42,7 +44,13 @@ public struct LayoutDocument: Sendable {
     layout = Layout(
       navigationBar: LayoutResolver.layOut(navigationBarDraft, metrics: metrics),
       toolbar: LayoutResolver.layOut(toolbarDraft, metrics: metrics))
+    weigh()
+  }
+
+  /// Makes `residentBytes` and `layoutResidentBytes` again, after a bar was laid out again.
+  private mutating func weigh() {
     residentBytes = estimatedResidentBytes
+    layoutResidentBytes = layout.residentBytes
   }
 
   /// Moves the document to `state`, which differs from the last one at most
@@ -53,6 +61,17 @@ public struct LayoutDocument: Sendable {
   public mutating func update(
     to state: SceneState, change: LayoutChange, shared: SharedResolution? = nil
   ) -> [PatchOperation] {
+    let old = layout
+    return step(to: state, change: change, shared: shared).patch(from: old, to: layout)
+  }
+
+  /// Moves the document to `state` as `update(to:change:shared:)` does, and returns the
+  /// step, whose patch is written when asked for (`LayoutStep.patch(from:to:)`, from the
+  /// layout before the step to `layout`) and which says when another width's step has
+  /// the same patch (`LayoutStep.sharing`).
+  public mutating func step(
+    to state: SceneState, change: LayoutChange, shared: SharedResolution? = nil
+  ) -> LayoutStep {
     let navigationBarRead =
       change.navigationBarContent || change.centre || change.prompt || change.backButton
       || change.navigationBarAppearance || change.navigationBarTints || change.navigationBarHidden
@@ -60,21 +79,29 @@ public struct LayoutDocument: Sendable {
     let toolbarRead =
       change.toolbarItems || change.toolbarAppearance || change.toolbarTints || change.toolbarHidden
       || !change.barButtonItems.isEmpty
-    guard navigationBarRead || toolbarRead else { return [] }
-    let oldNavigationBar = navigationBarRead ? layout.navigationBar : nil
-    let (parts, positions) =
-      navigationBarRead ? updateNavigationBar(to: state, change: change, shared: shared) : ([], nil)
-    let oldToolbar = toolbarRead ? layout.toolbar : nil
-    let toolbarPositions = toolbarRead ? updateToolbar(to: state, change: change, shared: shared) : nil
-    if parts == .all || (toolbarRead && toolbarPositions == nil) { residentBytes = estimatedResidentBytes }
+    guard navigationBarRead || toolbarRead else { return .nothing }
+    let (parts, positions, placements) =
+      navigationBarRead ? updateNavigationBar(to: state, change: change, shared: shared) : ([], nil, [])
+    let (toolbarPositions, toolbarPlacements) =
+      toolbarRead ? updateToolbar(to: state, change: change, shared: shared) : (nil, [])
+    if parts == .all || (toolbarRead && toolbarPositions == nil) { weigh() }
     // A toolbar none of whose items was set in place, whose appearance and hidden flag did
     // not change either, is as it was: not diffed.
     let toolbarUnchanged =
       toolbarPositions.map { $0.first.isEmpty && $0.overflow.isEmpty } == true && !change.toolbarAppearance
       && !change.toolbarHidden
-    return LayoutPatch.diff(
-      navigationBar: oldNavigationBar, layout.navigationBar, parts: parts, positions: positions,
-      toolbar: toolbarUnchanged ? nil : oldToolbar, layout.toolbar, toolbarPositions: toolbarPositions)
+    // Shareable (`LayoutStep.Sharing`): no geometry laid out again, no appearance changed.
+    let navigationBarShared =
+      !navigationBarRead || (positions != nil && parts.isDisjoint(with: [.appearance, .prompt]))
+    let toolbarShared = !toolbarRead || toolbarUnchanged || (toolbarPositions != nil && !change.toolbarAppearance)
+    let sharing =
+      navigationBarShared && toolbarShared
+      ? LayoutStep.Sharing(
+        parts: navigationBarRead ? parts.rawValue : LayoutStep.Sharing.unread, navigationBar: placements,
+        toolbar: toolbarRead && !toolbarUnchanged ? toolbarPlacements : nil) : nil
+    return LayoutStep(
+      sharing: sharing, navigationBar: navigationBarRead, parts: parts, positions: positions,
+      toolbar: toolbarRead && !toolbarUnchanged, toolbarPositions: toolbarPositions)
   }
 }
 
@@ -82,21 +109,22 @@ public struct LayoutDocument: Sendable {
 
 extension LayoutDocument {
   /// Moves the navigation bar to `state`; returns the parts that may have changed and,
-  /// when the geometry stood, where items were set in place (nil: laid out again).
+  /// when the geometry stood, where items were set in place (nil: laid out again) and
+  /// each edited item's placement (`LayoutStep.Sharing.code(of:)`).
   private mutating func updateNavigationBar(
     to state: SceneState, change: LayoutChange, shared: SharedResolution?
-  ) -> (LayoutPatch.NavigationBarParts, LayoutPatch.Positions?) {
+  ) -> (LayoutPatch.NavigationBarParts, LayoutPatch.Positions?, [Int]) {
     // Every tint is every item: resolving the bar again is no more work than finding them.
     guard !change.navigationBarContent && !change.navigationBarTints,
       let edits = editNavigationBarDraft(to: state, change: change, shared: shared)
     else {
       navigationBarDraft = LayoutResolver.navigationBarDraft(state, metrics: metrics)
       layout.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
-      return (.all, nil)
+      return (.all, nil, [])
     }
     if edits.geometry {
       layout.navigationBar = LayoutResolver.layOut(navigationBarDraft, metrics: metrics)
-      return (.all, nil)
+      return (.all, nil, [])
     }
     // The geometry stands: each changed part is set in place, keeping its extent.
     var parts: LayoutPatch.NavigationBarParts = []
@@ -123,9 +151,13 @@ extension LayoutDocument {
     }
     if !edits.items.isEmpty { parts.insert(.items) }
     var positions = LayoutPatch.Positions()
+    var placements: [Int] = []
+    placements.reserveCapacity(edits.items.count)
     for (side, index) in edits.items {
       let item = (side == .left ? navigationBarDraft.left[index] : navigationBarDraft.right[index]).item
-      switch Self.placement(of: index, side: side, in: navigationBarDraft, laidOut: layout.navigationBar) {
+      let placement = Self.placement(of: index, side: side, in: navigationBarDraft, laidOut: layout.navigationBar)
+      placements.append(LayoutStep.Sharing.code(of: placement))
+      switch placement {
       case .left(let position):
         layout.navigationBar.left[position].take(item)
         positions.first.append(position)
@@ -138,7 +170,7 @@ extension LayoutDocument {
       case .dropped: break
       }
     }
-    return (parts, positions)
+    return (parts, positions, placements)
   }
 
   /// What `editNavigationBarDraft` changed: whether a width the geometry
@@ -188,28 +220,33 @@ extension LayoutDocument {
     }
     for id in change.barButtonItems {
       for side in BarSide.allCases where top[side].contains(id) {
-        guard let item = state.barButtonItems[id] else { continue }
-        let candidates = side == .left ? navigationBarDraft.left : navigationBarDraft.right
-        let index = candidates.firstIndex { $0.item.id == id }
-        let flexible = LayoutItem.Kind(of: item) == .flexibleSpace
+        // Read in place: a copy of the draft's array would be copied again when written.
+        let index =
+          side == .left
+          ? navigationBarDraft.left.firstIndex { $0.item.id == id }
+          : navigationBarDraft.right.firstIndex { $0.item.id == id }
+        guard
+          let candidate = shared?.candidate(id, in: state, bar: .navigationBar)
+            ?? state.barButtonItems[id].map({ LayoutResolver.candidate($0, in: state, bar: .navigationBar) })
+        else { continue }
+        let flexible = candidate.item.kind == .flexibleSpace
         // In the state's array but not in the draft's: a flexible space, left out (R27).
         guard let index, !flexible else {
           if index == nil && flexible { continue }
           return nil
         }
-        let candidate =
-          shared?.candidate(item, in: state, bar: .navigationBar)
-          ?? LayoutResolver.candidate(item, in: state, bar: .navigationBar)
-        if candidate.width != candidates[index].width || candidate.item.kind != candidates[index].item.kind {
-          edits.geometry = true
-        }
+        let (width, kind) =
+          side == .left
+          ? (navigationBarDraft.left[index].width, navigationBarDraft.left[index].item.kind)
+          : (navigationBarDraft.right[index].width, navigationBarDraft.right[index].item.kind)
+        if candidate.width != width || candidate.item.kind != kind { edits.geometry = true }
         // The draft's own layout lists the items without geometry, the right side reversed (R28).
         if side == .left {
           navigationBarDraft.left[index] = candidate
           navigationBarDraft.layout.left[index] = candidate.item
         } else {
           navigationBarDraft.right[index] = candidate
-          navigationBarDraft.layout.right[candidates.count - 1 - index] = candidate.item
+          navigationBarDraft.layout.right[navigationBarDraft.right.count - 1 - index] = candidate.item
         }
         edits.items.append((side, index))
       }
@@ -247,15 +284,15 @@ extension LayoutDocument {
 
 extension LayoutDocument {
   /// Moves the toolbar to `state`; returns where items were set in place, nil when it was
-  /// laid out again.
+  /// laid out again, and each edited item's placement (`LayoutStep.Sharing.code(of:)`).
   private mutating func updateToolbar(
     to state: SceneState, change: LayoutChange, shared: SharedResolution?
-  ) -> LayoutPatch.Positions? {
+  ) -> (LayoutPatch.Positions?, [Int]) {
     // A new item array, or every tint: resolving the bar again is no more work than editing it.
     guard !change.toolbarItems && !change.toolbarTints else {
       toolbarDraft = LayoutResolver.toolbarDraft(state, metrics: metrics)
       layout.toolbar = LayoutResolver.layOut(toolbarDraft, metrics: metrics)
-      return nil
+      return (nil, [])
     }
     toolbarDraft.layout.hidden = state.toolbar.hidden
     if change.toolbarAppearance {
@@ -264,10 +301,10 @@ extension LayoutDocument {
     var geometry = false
     var edited: [Int] = []
     for id in change.barButtonItems {
-      guard let index = toolbarDraft.items.firstIndex(where: { $0.item.id == id }), let item = state.barButtonItems[id]
+      guard let index = toolbarDraft.items.firstIndex(where: { $0.item.id == id }),
+        let candidate = shared?.candidate(id, in: state, bar: .toolbar)
+          ?? state.barButtonItems[id].map({ LayoutResolver.candidate($0, in: state, bar: .toolbar) })
       else { continue }
-      let candidate =
-        shared?.candidate(item, in: state, bar: .toolbar) ?? LayoutResolver.candidate(item, in: state, bar: .toolbar)
       if candidate.width != toolbarDraft.items[index].width
         || candidate.item.kind != toolbarDraft.items[index].item.kind
       {
@@ -279,26 +316,32 @@ extension LayoutDocument {
     }
     if geometry {
       layout.toolbar = LayoutResolver.layOut(toolbarDraft, metrics: metrics)
-      return nil
+      return (nil, [])
     }
     // The geometry stands: each changed part is set in place, keeping its extent.
     layout.toolbar.hidden = toolbarDraft.layout.hidden
     if change.toolbarAppearance { layout.toolbar.appearance = toolbarDraft.layout.appearance }
     let placed = layout.toolbar.items.count
     var positions = LayoutPatch.Positions()
+    var placements: [Int] = []
+    placements.reserveCapacity(edited.count)
     for index in edited {
       let item = toolbarDraft.items[index].item
       if index < placed {
         layout.toolbar.items[index].take(item)
         positions.first.append(index)
+        placements.append(LayoutStep.Sharing.code(of: .left(index)))
       } else if !item.kind.isSpace {
         // Overflowed spaces are dropped (R47): the others keep their order.
         let position = toolbarDraft.items[placed..<index].count { !$0.item.kind.isSpace }
         layout.toolbar.overflow[position] = item
         positions.overflow.append(position)
+        placements.append(LayoutStep.Sharing.code(of: .overflow(position)))
+      } else {
+        placements.append(LayoutStep.Sharing.code(of: .dropped))
       }
     }
-    return positions
+    return (positions, placements)
   }
 }
 
