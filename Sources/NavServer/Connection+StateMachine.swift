@@ -84,7 +84,11 @@ extension Connection {
     private var inFlight = Connection.InFlightCalls()
     /// A call that runs alone, parsed but held back until the calls before it have ended;
     /// or a call parsed off the loop, waiting for its turn to be dispatched.
-    private var heldCall: VarlinkCall?
+    ///
+    /// Boxed: `nextAction` asks whether one is held several times per call, and asking an
+    /// optional `VarlinkCall` copied and destroyed the whole call each time; a box's nil
+    /// check reads one pointer (BENCHMARKS.md, "The instruction budget").
+    private var heldCall: HeldCall?
     /// The length of the frame being parsed off the loop (`.parse`), 0 when none is. It
     /// counts as input held, for backpressure, until its call is dispatched.
     private var parsingBytes = 0
@@ -275,7 +279,7 @@ extension Connection.StateMachine {
     guard case .serving = state, parsingBytes > 0 else { return .none }
     parsingBytes = 0
     switch result {
-    case .success(let call): heldCall = call
+    case .success(let call): heldCall = HeldCall(call)
     case .failure(let error):
       pendingClose = .protocolError(error.detail)
       discardFrames = true
@@ -519,7 +523,7 @@ extension Connection.StateMachine {
       if mayDispatch, let call = nextCall() {
         let alone = call.more || !limits.mayOverlap(call)
         if alone, !inFlight.isEmpty {
-          heldCall = call
+          if heldCall == nil { heldCall = HeldCall(call) }
           return .none
         }
         heldCall = nil
@@ -545,7 +549,7 @@ extension Connection.StateMachine {
   /// valid call stops all further dispatching and closes the connection after the
   /// calls before it are answered.
   private mutating func nextCall() -> VarlinkCall? {
-    if let heldCall { return heldCall }
+    if let heldCall { return heldCall.call }
     guard parsingBytes == 0, !discardFrames, let frame = decoder.nextFrame() else { return nil }
     do {
       return try VarlinkCall(frame: frame, maxDepth: limits.maxJSONDepth)
@@ -554,6 +558,12 @@ extension Connection.StateMachine {
       discardFrames = true
       return nil
     }
+  }
+
+  /// A held call (`heldCall`), in a box of its own.
+  final class HeldCall: Sendable {
+    let call: VarlinkCall
+    init(_ call: VarlinkCall) { self.call = call }
   }
 
   /// What the stream's source holds beyond `output` (0 without a stream).
