@@ -159,7 +159,13 @@ public enum LayoutResolver {
 
   /// The bar button items named by `ids`, as shown in `bar`; unknown ids are skipped.
   static func candidates(_ ids: [String], in state: SceneState, bar: Bar) -> [Candidate] {
-    ids.compactMap { id in state.barButtonItems[id].map { candidate($0, in: state, bar: bar) } }
+    // Reserved once: `compactMap` grew its array item by item.
+    var candidates: [Candidate] = []
+    candidates.reserveCapacity(ids.count)
+    for id in ids {
+      if let item = state.barButtonItems[id] { candidates.append(candidate(item, in: state, bar: bar)) }
+    }
+    return candidates
   }
 
   /// `item` as shown in `bar`, with its width.

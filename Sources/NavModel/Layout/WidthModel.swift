@@ -103,7 +103,10 @@ public enum WidthModel {
     case .flexibleSpace: return nil
     case .system, .image: return iconWidth
     case .title, .custom:
-      let widest = (item.possibleTitles + (item.title.map { [$0] } ?? [])).map(text).max() ?? 0
+      // The widest of the possible titles and the title, measured where they are: joining
+      // them into a new array first allocated twice per item resolved.
+      var widest = text(item.title)
+      for title in item.possibleTitles { widest = max(widest, text(title)) }
       return widest + buttonTextPadding
     }
   }
