@@ -104,9 +104,10 @@ extension OpApplier {
   }
 
   mutating func updateBarButtonItem(_ id: String, _ fields: [BarButtonItemField]) throws(NavError) {
-    guard var item = state.barButtonItems[id] else {
+    guard let index = state.barButtonItems.index(of: id) else {
       throw NavError(.itemNotFound, "no bar button item \"\(id)\"", field: field("barButtonItem"), value: id)
     }
+    var item = state.barButtonItems.item(at: index)
     let setsSystemItem = fields.contains { if case .systemItem(.some) = $0 { true } else { false } }
     let setsTitleOrImage = fields.contains {
       switch $0 {
@@ -148,7 +149,7 @@ extension OpApplier {
       }
     }
     try validation.barButtonItem(item, field: field("set"))
-    state.barButtonItems[id] = item
+    state.barButtonItems.replace(at: index, with: item)
   }
 
   /// Deleting an item removes it from every array and back slot that shows it.
