@@ -158,11 +158,19 @@ extension OpApplier {
       throw NavError(.itemNotFound, "no bar button item \"\(id)\"", field: field("barButtonItem"), value: id)
     }
     state.barButtonItems[id] = nil
-    state.toolbar.items.removeAll { $0 == id }
+    // Each array is changed only where it shows the item: removing from an array shared
+    // with the scene before the mutation copied it (and the whole stack, for a side's),
+    // whether or not it held the item.
+    if state.toolbar.items.contains(id) { state.toolbar.items.removeAll { $0 == id } }
     for index in state.navigationBar.items.indices {
-      state.navigationBar.items[index].leftBarButtonItems.removeAll { $0 == id }
-      state.navigationBar.items[index].rightBarButtonItems.removeAll { $0 == id }
-      if state.navigationBar.items[index].backBarButtonItem == id {
+      let shown = state.navigationBar.items[index]
+      if shown.leftBarButtonItems.contains(id) {
+        state.navigationBar.items[index].leftBarButtonItems.removeAll { $0 == id }
+      }
+      if shown.rightBarButtonItems.contains(id) {
+        state.navigationBar.items[index].rightBarButtonItems.removeAll { $0 == id }
+      }
+      if shown.backBarButtonItem == id {
         state.navigationBar.items[index].backBarButtonItem = nil
       }
     }

@@ -106,10 +106,10 @@ struct OpApplier {
 
   mutating func setStack(_ items: [NavigationItem], animated: Bool) throws(NavError) {
     try validation.count(items.count, limit: "stackDepth", max: limits.stackDepth, field: field("items"))
-    var seen = Set<String>()
+    var repeats = RepeatCheck(count: items.count)
     for (i, item) in items.enumerated() {
       try validation.navigationItem(item, in: state, field: field("items[\(i)]"))
-      guard seen.insert(item.id).inserted else {
+      guard !repeats.repeats(item.id, earlier: { items[..<i].contains { $0.id == item.id } }) else {
         throw NavError(
           .duplicateItem, "\(field("items")) lists navigation item \"\(item.id)\" twice",
           field: field("items[\(i)].id"),

@@ -172,14 +172,14 @@ public struct Validation: Sendable {
   /// A side or toolbar array: ids exist in the scene, none twice, not too many.
   public func itemArray(_ ids: [String], in state: SceneState, field: @autoclosure () -> String) throws(NavError) {
     try count(ids.count, limit: "itemsPerArray", max: limits.itemsPerArray, field: field())
-    var seen = Set<String>()
+    var repeats = RepeatCheck(count: ids.count)
     for (i, id) in ids.enumerated() {
       guard state.barButtonItems.contains(id) else {
         throw NavError(
           .itemNotFound, "\(field())[\(i)] names no bar button item \"\(id)\" (SEMANTICS R4)",
           field: "\(field())[\(i)]", value: id)
       }
-      guard seen.insert(id).inserted else {
+      guard !repeats.repeats(id, earlier: { ids[..<i].contains(id) }) else {
         throw NavError(
           .duplicateItem, "\(field()) lists \"\(id)\" twice (SEMANTICS R5)", field: "\(field())[\(i)]", value: id)
       }
