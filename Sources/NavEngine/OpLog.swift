@@ -79,7 +79,6 @@ extension Op {
 struct OpLog: Sendable {
   let capacity: Int
   let byteLimit: Int
-  let limits: ModelLimits
   /// A queue: slots before `head` were folded into the floor (nil, so their ops are freed).
   private var slots: [LogEntry?] = []
   private var head = 0
@@ -89,10 +88,9 @@ struct OpLog: Sendable {
   private(set) var floorVersion: UInt64
   private(set) var floorState: SceneState
 
-  init(capacity: Int, byteLimit: Int, limits: ModelLimits, version: UInt64, state: SceneState) {
+  init(capacity: Int, byteLimit: Int, version: UInt64, state: SceneState) {
     self.capacity = max(1, capacity)
     self.byteLimit = byteLimit
-    self.limits = limits
     self.floorVersion = version
     self.floorState = state
   }
@@ -127,7 +125,7 @@ struct OpLog: Sendable {
     }
     head += 1
     bytes -= dropped.opsBytes
-    Self.replay(dropped, limits: limits, into: &floorState)
+    Self.replay(dropped, into: &floorState)
     floorVersion = dropped.version
     if head >= 64 && head * 2 >= slots.count {
       slots.removeFirst(head)
@@ -144,7 +142,7 @@ struct OpLog: Sendable {
   func state(at version: UInt64) -> SceneState? {
     guard holds(version) else { return nil }
     var state = floorState
-    for offset in 0..<Int(version - floorVersion) { Self.replay(entry(offset), limits: limits, into: &state) }
+    for offset in 0..<Int(version - floorVersion) { Self.replay(entry(offset), into: &state) }
     return state
   }
 
@@ -171,15 +169,15 @@ struct OpLog: Sendable {
   /// The state after `entry`, from the state before it.
   func replay(_ entry: LogEntry, on state: SceneState) -> SceneState {
     var state = state
-    Self.replay(entry, limits: limits, into: &state)
+    Self.replay(entry, into: &state)
     return state
   }
 
   /// Advances `state` (the state before `entry`) past `entry`, in place: the arrays the
   /// ops change are copied only when another state shares them (`SceneState.replay`).
-  static func replay(_ entry: LogEntry, limits: ModelLimits, into state: inout SceneState) {
+  static func replay(_ entry: LogEntry, into state: inout SceneState) {
     do {
-      try state.replay(entry.ops, limits: limits)
+      try state.replay(entry.ops)
     } catch {
       preconditionFailure(
         "op log: replaying version \(entry.version) failed (\(error)); applying ops is pure, so it cannot")

@@ -16,8 +16,7 @@ struct SceneHistory: Sendable {
     self.state = state
     self.version = version
     self.log = OpLog(
-      capacity: configuration.opLogCapacity, byteLimit: configuration.opLogBytes, limits: configuration.limits,
-      version: version, state: state)
+      capacity: configuration.opLogCapacity, byteLimit: configuration.opLogBytes, version: version, state: state)
     self.memory = MutationMemory(
       capacity: configuration.rememberedMutationIds, byteLimit: configuration.rememberedMutationIdBytes)
     self.snapshots = SnapshotSchedule(lastVersion: snapshotStored ? version : nil)
@@ -66,8 +65,7 @@ struct SceneHistory: Sendable {
       }
       if index == firstKept {
         log = OpLog(
-          capacity: configuration.opLogCapacity, byteLimit: configuration.opLogBytes, limits: configuration.limits,
-          version: version, state: state)
+          capacity: configuration.opLogCapacity, byteLimit: configuration.opLogBytes, version: version, state: state)
       }
       state = applied.state
       version = entry.version

@@ -36,7 +36,7 @@ struct InPlaceReplayTests {
     var random = RandomMutations(seed: seed)
     var state = SceneState.empty
     var stack: [String] = []
-    var log = OpLog(capacity: 64, byteLimit: .max, limits: .default, version: 0, state: state)
+    var log = OpLog(capacity: 64, byteLimit: .max, version: 0, state: state)
     var version: UInt64 = 0
     for _ in 0..<3000 {
       let ops = random.ops(seeing: state)

@@ -20,7 +20,7 @@ struct OpLogTests {
   }
 
   static func log(capacity: Int, byteLimit: Int = .max, through newest: UInt64) -> OpLog {
-    var log = OpLog(capacity: capacity, byteLimit: byteLimit, limits: .default, version: 0, state: state(0))
+    var log = OpLog(capacity: capacity, byteLimit: byteLimit, version: 0, state: state(0))
     for version in stride(from: 1, through: newest, by: 1) { log.append(entry(version)) }
     return log
   }

@@ -43,12 +43,14 @@ extension SceneState {
   /// `applying`, no copy is kept for atomicity, so when `self` holds its arrays alone
   /// the ones the ops change are edited, not copied. Applying ops is pure, so replaying
   /// them cannot fail; if it does, `self` may hold some of them (callers treat that as a bug).
-  public mutating func replay(_ ops: [Op], limits: ModelLimits = .default) throws(NavError) {
+  /// Values are not checked again (`Validation.trusting`): they met the limits when first
+  /// applied, and limits lowered since must not make the log's history unreplayable.
+  public mutating func replay(_ ops: [Op]) throws(NavError) {
     // Swapped in and out, never copied: the applier's state holds this state's storage alone,
     // and gives it back without a retain of each of its arrays (assigning `applier.state`
     // back copied it, and the applier's end released the copy again: once per Mutate when
     // the op log is full).
-    var applier = OpApplier(state: SceneState(), validation: Validation(limits: limits))
+    var applier = OpApplier(state: SceneState(), validation: .trusting)
     swap(&applier.state, &self)
     defer { swap(&self, &applier.state) }
     for (index, op) in ops.enumerated() {

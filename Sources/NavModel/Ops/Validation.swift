@@ -6,12 +6,24 @@
 public struct Validation: Sendable {
   /// The limits values are checked against.
   public var limits: ModelLimits
+  /// Whether values are checked at all: not for ops that were checked when first applied
+  /// (`trusting`).
+  private var checks = true
 
   /// Checks against `limits` (the documented ones by default).
   public init(limits: ModelLimits = .default) { self.limits = limits }
 
+  /// Checks nothing, for ops replayed after they applied cleanly (`SceneState.replay`): a
+  /// value is looked at once, when it is first applied, not on every replay of it.
+  public static var trusting: Validation {
+    var validation = Validation(limits: .default)
+    validation.checks = false
+    return validation
+  }
+
   /// Ids: 1…`idMaxLength` characters of `[A-Za-z0-9._-]`, starting with a letter or digit.
   public func id(_ id: String, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     // Read in place: copying the bytes into an array cost an allocation per id.
     var contiguous = id
     let count = contiguous.utf8.count
@@ -48,6 +60,7 @@ public struct Validation: Sendable {
   /// Text (titles, prompts, possible titles): at most `stringMaxBytes` UTF-8 bytes,
   /// no control characters (SEMANTICS R66, R67).
   public func text(_ text: String?, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     guard let text else { return }
     let count = text.utf8.count
     guard count <= limits.stringMaxBytes else {
@@ -89,6 +102,7 @@ public struct Validation: Sendable {
 
   /// Names (actions, image and view names, fonts): like text, and not empty.
   public func name(_ name: String?, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     guard let name else { return }
     guard !name.isEmpty else {
       throw NavError(.invalidMutation, "\(field()) must not be empty (SEMANTICS R66)", field: field(), value: name)
@@ -98,6 +112,7 @@ public struct Validation: Sendable {
 
   /// Widths and sizes: finite and 0…`maxWidth` (negative: InvalidMutation; larger: LimitExceeded).
   public func length(_ value: Double?, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     guard let value else { return }
     guard value.isFinite, value >= 0 else {
       throw NavError(
@@ -114,6 +129,7 @@ public struct Validation: Sendable {
 
   /// A count of entries at most `max`, else LimitExceeded naming `name`.
   public func count(_ count: Int, limit name: String, max: Int, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     guard count <= max else {
       throw NavError(
         .limitExceeded, "\(field()) would hold \(count) entries; the limit is \(max) (SEMANTICS R66)", field: field(),
@@ -124,6 +140,7 @@ public struct Validation: Sendable {
 
   /// An image's name and size.
   public func image(_ image: ImageRef?, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     guard let image else { return }
     try name(image.name, field: "\(field()).name")
     try length(image.width, field: "\(field()).width")
@@ -132,6 +149,7 @@ public struct Validation: Sendable {
 
   /// A custom view's name and size.
   public func customView(_ view: CustomView?, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     guard let view else { return }
     try name(view.name, field: "\(field()).name")
     try length(view.width, field: "\(field()).width")
@@ -140,6 +158,7 @@ public struct Validation: Sendable {
 
   /// A tag within ±2^53 (exact in a JSON number), else InvalidMutation.
   public func tag(_ tag: Int, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     // Compare as integers: Double(2^53 + 1) rounds to 2^53 and would pass.
     let max = UInt(exactly: limits.maxTagMagnitude.rounded(.down)) ?? (limits.maxTagMagnitude > 0 ? .max : 0)
     guard tag.magnitude <= max else {
@@ -150,6 +169,7 @@ public struct Validation: Sendable {
 
   /// A bar button item's own values (not its references).
   public func barButtonItem(_ item: BarButtonItem, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     try id(item.id, field: "\(field()).id")
     try text(item.title, field: "\(field()).title")
     try image(item.image, field: "\(field()).image")
@@ -171,6 +191,7 @@ public struct Validation: Sendable {
 
   /// A side or toolbar array: ids exist in the scene, none twice, not too many.
   public func itemArray(_ ids: [String], in state: SceneState, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     try count(ids.count, limit: "itemsPerArray", max: limits.itemsPerArray, field: field())
     var repeats = RepeatCheck(count: ids.count)
     for (i, id) in ids.enumerated() {
@@ -190,6 +211,7 @@ public struct Validation: Sendable {
   public func navigationItem(_ item: NavigationItem, in state: SceneState, field: @autoclosure () -> String)
     throws(NavError)
   {
+    guard checks else { return }
     try id(item.id, field: "\(field()).id")
     try text(item.title, field: "\(field()).title")
     try text(item.prompt, field: "\(field()).prompt")
@@ -210,6 +232,7 @@ public struct Validation: Sendable {
 
   /// An appearance's images and text attributes.
   public func appearance(_ appearance: BarAppearance, field: @autoclosure () -> String) throws(NavError) {
+    guard checks else { return }
     for entry in appearance.backgroundImages { try image(entry.image, field: "\(field()).backgroundImages") }
     try image(appearance.shadowImage, field: "\(field()).shadowImage")
     if let attributes = appearance.titleTextAttributes {
