@@ -23,6 +23,9 @@ struct BenchSettings {
   var largeFrames = 100
   /// The frame limit (PROTOCOL §2, 1 MiB), NUL or command framing included.
   var largeFrameBytes = 1 << 20
+  /// Round trips a second the other client of the large-frame run starts at most (0: as fast
+  /// as it can, a closed loop).
+  var largeProbeRate = 0
   /// Mutations for the memory run (0 skips it), and how long it may take.
   var memoryMutations = 1_000_000
   var memorySubscribers = 64

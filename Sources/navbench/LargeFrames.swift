@@ -1,8 +1,13 @@
+import Glibc
+
 /// Other clients' answers while one client streams frames of close to the frame limit
 /// (PROTOCOL §2: 1 MiB): a writer pipelines `largeFrames` of them, 4 in flight, on a thread
 /// of its own, and this thread times one ordinary publish at a time on another connection
-/// and channel until the writer is done. navd must not let the large frames hold its loop
-/// (issue 27): the other client's p99 is the figure.
+/// and channel until the writer is done, as fast as it can or at most `largeProbeRate` a
+/// second. navd must not let the large frames hold its loop (issue 27): the other client's
+/// p99 and max are the figures. A closed loop on a 2-CPU machine keeps both CPUs busy by
+/// itself (its round trips, and the redo log's applier storing each of them), so its max
+/// includes waits for a CPU; a paced client measures what the large frames cost others.
 extension Bench {
   func largeFrames() throws {
     let channel = "bench-large"
@@ -23,7 +28,14 @@ extension Bench {
     writer.start()
     var samples: [UInt64] = []
     var sequence = 0
+    let spacing: UInt64 = settings.largeProbeRate > 0 ? 1_000_000_000 / UInt64(settings.largeProbeRate) : 0
+    var next = nowNanoseconds()
     while !writer.done.load(ordering: .acquiring), !deadline.passed {
+      if spacing > 0 {
+        next += spacing
+        let now = nowNanoseconds()
+        if next > now { usleep(useconds_t((next - now) / 1000)) } else { next = now }
+      }
       let sent = nowNanoseconds()
       try target.publish(probe, channel: probeChannel, sequence: sequence)
       samples.append(nowNanoseconds() - sent)

@@ -91,6 +91,8 @@ struct Options {
       --widths N               widths: subscribers of each half (default 400; 0 or 1: skip)
       --many-rounds N          many: publishes timed (default 20)
       --large-frames N         large: frames streamed (default 100; 0 skips)
+      --large-probe-rate N     large: the other client's round trips a second, at most
+                               (default 0: a closed loop, as fast as it can)
       --memory-mutations N     memory: publishes (default 1000000)
       --memory-subscribers N   memory: subscribers (default 64)
       --memory-seconds S       memory: time bound, settling included (default 300)
@@ -212,6 +214,7 @@ struct Options {
       case "--widths": options.settings.widthSubscribers = try count(argument, allowZero: true)
       case "--many-rounds": options.settings.manyRounds = try count(argument)
       case "--large-frames": options.settings.largeFrames = try count(argument, allowZero: true)
+      case "--large-probe-rate": options.settings.largeProbeRate = try count(argument, allowZero: true)
       case "--memory-mutations": options.settings.memoryMutations = try count(argument, allowZero: true)
       case "--memory-subscribers": options.settings.memorySubscribers = try count(argument)
       case "--memory-seconds": options.settings.memorySeconds = try seconds(argument)
