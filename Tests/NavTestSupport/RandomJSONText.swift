@@ -84,6 +84,7 @@ public enum RandomOpText {
     case 12: return popTo(&rng)
     case 13, 14: return push(&rng)
     case 15: return setStack(&rng)
+    case 16 where rng.chance(50): return updateBarButtonItem(&rng)
     case 16: return rng.pick(["1", #""pop""#, "null", "[]", #"{"animated":true}"#, #"{"op":7}"#])
     default:
       return rng.pick([
@@ -131,6 +132,26 @@ public enum RandomOpText {
         ("op", name), ("item", maybeWrong(rng.pick([#""root""#, #""top""#]), &rng)), ("set", setText),
         ("animated", flag(&rng)),
       ] + extra(&rng), &rng)
+  }
+
+  static func updateBarButtonItem(_ rng: inout SplitMix64) -> String {
+    var set: [(String, String)] = []
+    let texts = [#""Share""#, "null", #""Ünïcödé""#, #""a\nb""#, #""""#]
+    if rng.chance(60) { set.append((rng.chance(5) ? #"\u0074itle"# : "title", maybeWrong(rng.pick(texts), &rng))) }
+    if rng.chance(30) { set.append(("enabled", maybeWrong(rng.pick(["true", "false"]), &rng))) }
+    if rng.chance(15) { set.append(("action", maybeWrong(rng.pick([#""share""#, "null", #""""#]), &rng))) }
+    if rng.chance(15) {
+      set.append(("style", maybeWrong(rng.pick([#""plain""#, #""done""#, #""bordered""#, #""Done""#]), &rng)))
+    }
+    if rng.chance(15) {
+      set.append(("possibleTitles", maybeWrong(rng.pick(["[]", #"["Share","Send"]"#, "null", #"["a",1]"#]), &rng)))
+    }
+    if rng.chance(5) { set.append((rng.pick(["width", "tag", "tintColor", "image"]), rng.pick(["40", "null", "3"]))) }
+    set += extra(&rng)
+    let setText = rng.chance(4) ? rng.pick(anyValues) : object(set, &rng)
+    return object(
+      [("op", #""updateBarButtonItem""#), ("barButtonItem", maybeWrong(#""share""#, &rng)), ("set", setText)]
+        + extra(&rng), &rng)
   }
 
   /// A navigation item's document form, mostly valid.

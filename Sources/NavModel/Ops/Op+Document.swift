@@ -1,6 +1,7 @@
 /// Ops read straight from a `JSONDocument`, for the ops a client sends most (a title
 /// change is `updateNavigationItem`; `push`, `pop`, `popTo`, `setStack` move through
-/// screens): no dictionary is built or hashed for them.
+/// screens; `updateBarButtonItem` retitles, enables and disables items): no dictionary is
+/// built or hashed for them.
 /// Fast path: the reference's dictionaries cost more than 1 % of a round trip (BENCHMARKS.md, "Fast paths").
 ///
 /// The typed readers take only the shapes they know to be valid and leave everything
@@ -49,6 +50,7 @@ extension Op {
     if document.string(name, is: "popTo") { return reader.popTo(to: &ops) }
     if document.string(name, is: "push") { return reader.push(to: &ops) }
     if document.string(name, is: "setStack") { return reader.setStack(to: &ops) }
+    if document.string(name, is: "updateBarButtonItem") { return reader.updateBarButtonItem(to: &ops) }
     return false
   }
 }
@@ -100,38 +102,72 @@ private struct OpDocumentReader {
     "backBarButtonItem", "hidesBackButton", "leftItemsSupplementBackButton", "prompt", "title",
   ]
 
-  /// The `set` of an `updateNavigationItem`, fields in the reference's (sorted) order.
-  func navigationItemFields(_ set: JSONDocument.Index) -> [NavigationItemField]? {
-    // Each member's value by its name's position; reading the positions in order gives
-    // the sorted order without sorting (and without an array: keys are never repeated).
+  /// The fields of `set`, each read by `field` from its name's position in `names` (five,
+  /// sorted as the reference reads them) and its value, in that order: the reference's order
+  /// without sorting (and without an array: keys are never repeated). Nil when a member's
+  /// name is not one of `names` or `field` does not read its value.
+  func fields<Field>(
+    of set: JSONDocument.Index, named names: [StaticString], _ field: (Int, JSONDocument.Index) -> Field?
+  ) -> [Field]? {
     var values = InlineArray<5, JSONDocument.Index>(repeating: -1)
     for (key, value) in document.members(set) {
-      guard let name = document.key(key, in: Self.navigationItemFieldNames) else { return nil }
+      guard let name = document.key(key, in: names) else { return nil }
       values[name] = value
     }
-    var fields: [NavigationItemField] = []
+    var fields: [Field] = []
     fields.reserveCapacity(document.count(set))
     for name in values.indices where values[name] >= 0 {
-      let value = values[name]
-      switch name {
-      case 0:
-        guard let text = optionalString(value) else { return nil }
-        fields.append(.backBarButtonItem(text))
-      case 1:
-        guard let flag = document.bool(value) else { return nil }
-        fields.append(.hidesBackButton(flag))
-      case 2:
-        guard let flag = document.bool(value) else { return nil }
-        fields.append(.leftItemsSupplementBackButton(flag))
-      case 3:
-        guard let text = optionalString(value) else { return nil }
-        fields.append(.prompt(text))
-      default:
-        guard let text = optionalString(value) else { return nil }
-        fields.append(.title(text))
-      }
+      guard let next = field(name, values[name]) else { return nil }
+      fields.append(next)
     }
     return fields
+  }
+
+  /// The `set` of an `updateNavigationItem`, fields in the reference's (sorted) order.
+  func navigationItemFields(_ set: JSONDocument.Index) -> [NavigationItemField]? {
+    fields(of: set, named: Self.navigationItemFieldNames) { name, value in
+      switch name {
+      case 0: optionalString(value).map(NavigationItemField.backBarButtonItem)
+      case 1: document.bool(value).map(NavigationItemField.hidesBackButton)
+      case 2: document.bool(value).map(NavigationItemField.leftItemsSupplementBackButton)
+      case 3: optionalString(value).map(NavigationItemField.prompt)
+      default: optionalString(value).map(NavigationItemField.title)
+      }
+    }
+  }
+
+  /// `updateBarButtonItem(barButtonItem, set)`.
+  func updateBarButtonItem(to ops: inout [Op]) -> Bool {
+    var item: String?
+    var set: JSONDocument.Index?
+    for (key, value) in document.members(object) {
+      switch document.key(key, in: ["op", "barButtonItem", "set"]) {
+      case 0: continue
+      case 1: item = string(value)
+      case 2: set = document.kind(value) == .object ? value : nil
+      default: return false
+      }
+    }
+    guard let item, let set, let fields = barButtonItemFields(set) else { return false }
+    ops.append(.updateBarButtonItem(item, fields))
+    return true
+  }
+
+  /// The names `barButtonItemFields` reads, sorted as the reference reads them (images,
+  /// custom views, colors, widths, tags and system items are left to the reference).
+  static let barButtonItemFieldNames: [StaticString] = ["action", "enabled", "possibleTitles", "style", "title"]
+
+  /// The `set` of an `updateBarButtonItem`, fields in the reference's (sorted) order.
+  func barButtonItemFields(_ set: JSONDocument.Index) -> [BarButtonItemField]? {
+    fields(of: set, named: Self.barButtonItemFieldNames) { name, value in
+      switch name {
+      case 0: optionalString(value).map(BarButtonItemField.action)
+      case 1: document.bool(value).map(BarButtonItemField.enabled)
+      case 2: strings(value).map(BarButtonItemField.possibleTitles)
+      case 3: string(value).flatMap(ItemStyle.init(rawValue:)).map(BarButtonItemField.style)
+      default: optionalString(value).map(BarButtonItemField.title)
+      }
+    }
   }
 
   /// `pop(expectTop?, animated?)`.
