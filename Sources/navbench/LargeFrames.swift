@@ -5,9 +5,9 @@ import Glibc
 /// of its own, and this thread times one ordinary publish at a time on another connection
 /// and channel until the writer is done, as fast as it can or at most `largeProbeRate` a
 /// second. navd must not let the large frames hold its loop (issue 27): the other client's
-/// p99 and max are the figures. A closed loop on a 2-CPU machine keeps both CPUs busy by
-/// itself (its round trips, and the redo log's applier storing each of them), so its max
-/// includes waits for a CPU; a paced client measures what the large frames cost others.
+/// p99 and max are the figures. A closed loop is itself a writer faster than the database
+/// while the large records are stored, so its max includes waits for its own scene's redo
+/// backlog (STORAGE.md §2); a paced client measures what the large frames cost others.
 extension Bench {
   func largeFrames() throws {
     let channel = "bench-large"
