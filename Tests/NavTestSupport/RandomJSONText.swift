@@ -85,6 +85,7 @@ public enum RandomOpText {
     case 13, 14: return push(&rng)
     case 15: return setStack(&rng)
     case 16 where rng.chance(50): return updateBarButtonItem(&rng)
+    case 17, 18: return itemArrayOp(&rng)
     case 16: return rng.pick(["1", #""pop""#, "null", "[]", #"{"animated":true}"#, #"{"op":7}"#])
     default:
       return rng.pick([
@@ -132,6 +133,35 @@ public enum RandomOpText {
         ("op", name), ("item", maybeWrong(rng.pick([#""root""#, #""top""#]), &rng)), ("set", setText),
         ("animated", flag(&rng)),
       ] + extra(&rng), &rng)
+  }
+
+  /// An op on a side array, the toolbar or a bar's visibility, mostly valid.
+  static func itemArrayOp(_ rng: inout SplitMix64) -> String {
+    let ids = ["[]", #"["k1","k2"]"#, "null", #"["k1",3]"#, #""k1""#]
+    let item = ("item", maybeWrong(rng.pick([#""root""#, #""top""#]), &rng))
+    let side = ("side", maybeWrong(rng.pick([#""left""#, #""right""#, #""Left""#, "null"]), &rng))
+    let barButtonItem = ("barButtonItem", maybeWrong(rng.pick([#""k1""#, "null"]), &rng))
+    let before = ("before", maybeWrong(rng.pick([#""k2""#, "null"]), &rng))
+    let animated = ("animated", flag(&rng))
+    let members: [(String, String)]
+    switch rng.below(11) {
+    case 0: members = [("op", #""setBarButtonItems""#), item, side, ("items", rng.pick(ids)), animated]
+    case 1: members = [("op", #""setBarButtonItem""#), item, side, barButtonItem, animated]
+    case 2: members = [("op", #""insertBarButtonItem""#), item, side, barButtonItem, before]
+    case 3: members = [("op", #""removeBarButtonItem""#), item, side, barButtonItem]
+    case 4: members = [("op", #""moveBarButtonItem""#), item, side, barButtonItem, before]
+    case 5: members = [("op", #""setToolbarItems""#), ("items", rng.pick(ids)), animated]
+    case 6: members = [("op", #""insertToolbarItem""#), barButtonItem, before]
+    case 7: members = [("op", #""moveToolbarItem""#), barButtonItem, before]
+    case 8: members = [("op", rng.pick([#""removeToolbarItem""#, #""deleteBarButtonItem""#])), barButtonItem]
+    default:
+      members = [
+        ("op", rng.chance(10) ? #""setBar\u0048idden""# : #""setBarHidden""#),
+        ("bar", maybeWrong(rng.pick([#""toolbar""#, #""navigationBar""#]), &rng)),
+        ("hidden", maybeWrong(rng.pick(["true", "false", "null"]), &rng)), animated,
+      ]
+    }
+    return object(members + extra(&rng), &rng)
   }
 
   static func updateBarButtonItem(_ rng: inout SplitMix64) -> String {

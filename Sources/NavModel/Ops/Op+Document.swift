@@ -1,7 +1,7 @@
 /// Ops read straight from a `JSONDocument`, for the ops a client sends most (a title
 /// change is `updateNavigationItem`; `push`, `pop`, `popTo`, `setStack` move through
-/// screens; `updateBarButtonItem` retitles, enables and disables items): no dictionary is
-/// built or hashed for them.
+/// screens; `updateBarButtonItem` retitles, enables and disables items; the side arrays',
+/// the toolbar's and the bars' ops): no dictionary is built or hashed for them.
 /// Fast path: the reference's dictionaries cost more than 1 % of a round trip (BENCHMARKS.md, "Fast paths").
 ///
 /// The typed readers take only the shapes they know to be valid and leave everything
@@ -51,6 +51,10 @@ extension Op {
     if document.string(name, is: "push") { return reader.push(to: &ops) }
     if document.string(name, is: "setStack") { return reader.setStack(to: &ops) }
     if document.string(name, is: "updateBarButtonItem") { return reader.updateBarButtonItem(to: &ops) }
+    if let kind = document.key(name, in: OpDocumentReader.sideArrayOpNames) {
+      return reader.sideArrayOp(kind, to: &ops)
+    }
+    if let kind = document.key(name, in: OpDocumentReader.toolbarOpNames) { return reader.toolbarOp(kind, to: &ops) }
     return false
   }
 }
@@ -168,6 +172,103 @@ private struct OpDocumentReader {
       default: optionalString(value).map(BarButtonItemField.title)
       }
     }
+  }
+
+  /// The op's members by their name's position in `names` (`op` first, at most six in all),
+  /// -1 where absent; nil when the op has a member `names` does not list.
+  func members(_ names: [StaticString]) -> InlineArray<6, JSONDocument.Index>? {
+    var values = InlineArray<6, JSONDocument.Index>(repeating: -1)
+    for (key, value) in document.members(object) {
+      guard let name = document.key(key, in: names) else { return nil }
+      values[name] = value
+    }
+    return values
+  }
+
+  /// A required string member (`FieldReader.string`); nil when absent or not a string.
+  func required(_ value: JSONDocument.Index) -> String? { value < 0 ? nil : string(value) }
+
+  /// An optional string member (`FieldReader.optionalString`): `.some(nil)` when absent or null.
+  func optional(_ value: JSONDocument.Index) -> String?? { value < 0 ? .some(nil) : optionalString(value) }
+
+  /// `animated` (`FieldReader.bool(_:default: false)`): false when absent or null.
+  func animated(_ value: JSONDocument.Index) -> Bool? { value < 0 ? false : flag(value) }
+
+  /// A required bool (`FieldReader.requiredBool`).
+  func requiredBool(_ value: JSONDocument.Index) -> Bool? { value < 0 ? nil : document.bool(value) }
+
+  /// A required array of strings (`FieldReader.strings(_:optional: false)`): not null.
+  func requiredStrings(_ value: JSONDocument.Index) -> [String]? {
+    value < 0 || document.kind(value) != .array ? nil : strings(value)
+  }
+
+  /// A navigation item's side (`FieldReader.enumeration`), by its exact raw value.
+  func side(_ value: JSONDocument.Index) -> BarSide? { required(value).flatMap(BarSide.init(rawValue:)) }
+
+  /// The side-array ops' names, as `sideArrayOp` takes them.
+  static let sideArrayOpNames: [StaticString] = [
+    "setBarButtonItems", "setBarButtonItem", "insertBarButtonItem", "removeBarButtonItem", "moveBarButtonItem",
+  ]
+
+  /// An op on a navigation item's side array (`sideArrayOpNames[kind]`).
+  func sideArrayOp(_ kind: Int, to ops: inout [Op]) -> Bool {
+    switch kind {
+    case 0:
+      guard let m = members(["op", "item", "side", "items", "animated"]), let item = required(m[1]),
+        let side = side(m[2]), let items = requiredStrings(m[3]), let animated = animated(m[4])
+      else { return false }
+      ops.append(.setBarButtonItems(navigationItem: item, side: side, items: items, animated: animated))
+    case 1:
+      guard let m = members(["op", "item", "side", "barButtonItem", "animated"]), let item = required(m[1]),
+        let side = side(m[2]), let barButtonItem = optional(m[3]), let animated = animated(m[4])
+      else { return false }
+      ops.append(.setBarButtonItem(navigationItem: item, side: side, item: barButtonItem, animated: animated))
+    case 3:
+      guard let m = members(["op", "item", "side", "barButtonItem"]), let item = required(m[1]),
+        let side = side(m[2]), let barButtonItem = required(m[3])
+      else { return false }
+      ops.append(.removeBarButtonItem(navigationItem: item, side: side, item: barButtonItem))
+    default:
+      guard let m = members(["op", "item", "side", "barButtonItem", "before"]), let item = required(m[1]),
+        let side = side(m[2]), let barButtonItem = required(m[3]), let before = optional(m[4])
+      else { return false }
+      ops.append(
+        kind == 2
+          ? .insertBarButtonItem(navigationItem: item, side: side, item: barButtonItem, before: before)
+          : .moveBarButtonItem(navigationItem: item, side: side, item: barButtonItem, before: before))
+    }
+    return true
+  }
+
+  /// The toolbar's and the bars' ops' names, as `toolbarOp` takes them.
+  static let toolbarOpNames: [StaticString] = [
+    "setToolbarItems", "insertToolbarItem", "moveToolbarItem", "removeToolbarItem", "deleteBarButtonItem",
+    "setBarHidden",
+  ]
+
+  /// An op on the toolbar, an item's definition or a bar's visibility (`toolbarOpNames[kind]`).
+  func toolbarOp(_ kind: Int, to ops: inout [Op]) -> Bool {
+    switch kind {
+    case 0:
+      guard let m = members(["op", "items", "animated"]), let items = requiredStrings(m[1]),
+        let animated = animated(m[2])
+      else { return false }
+      ops.append(.setToolbarItems(items, animated: animated))
+    case 1, 2:
+      guard let m = members(["op", "barButtonItem", "before"]), let item = required(m[1]), let before = optional(m[2])
+      else { return false }
+      ops.append(kind == 1 ? .insertToolbarItem(item, before: before) : .moveToolbarItem(item, before: before))
+    case 3, 4:
+      guard let m = members(["op", "barButtonItem"]), let item = required(m[1]) else { return false }
+      ops.append(kind == 3 ? .removeToolbarItem(item) : .deleteBarButtonItem(item))
+    default:
+      guard let m = members(["op", "bar", "hidden", "animated"]),
+        let bar = required(m[1]).flatMap(Bar.init(rawValue:)), let hidden = requiredBool(m[2]),
+        let animated = animated(m[3])
+      else { return false }
+      ops.append(.setBarHidden(bar, hidden: hidden, animated: animated))
+    }
+    return true
   }
 
   /// `pop(expectTop?, animated?)`.
