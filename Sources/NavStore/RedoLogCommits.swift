@@ -33,11 +33,9 @@ struct RedoLogLimits: Sendable {
   /// the applier frees each chunk once it has decoded it, so a backlog being applied and the
   /// records written meanwhile never hold much more than `backlogBytes` together.
   ///
-  /// In navd chunks come from the heap (its mmap threshold is 4 MiB, `ProcessHeap`); with
-  /// glibc's 128 KiB threshold they were mmapped and unmapped when the applier freed them,
-  /// and the loop faulted their pages in: ~0.1 minor fault per round trip. Chunks of 32 KiB
-  /// reserved whole from the heap faulted a fifth as often, but the pinned memory run's peak
-  /// rose from 30 to 34–41 MiB (heap slack), for a latency change within noise.
+  /// In navd chunks come from the heap (its mmap threshold is 4 MiB, `ProcessHeap`), not
+  /// mmapped and unmapped as each is freed; smaller chunks cost more heap slack for no
+  /// measured latency gain (BENCHMARKS.md, "The redo log's chunks").
   var chunkBytes = 256 << 10
   /// How often what was written to the log is fsynced (`--sync-interval`): a crash of the
   /// machine takes at most about this much of the acknowledged commits (STORAGE.md §2).

@@ -1,7 +1,7 @@
 /// Finds an id met earlier in a list walked in order (an op's items, a stack), without a
 /// set for a short list: up to `linearLimit` ids each is compared with those before it,
-/// where a set's insert hashed the id and grew the set, ~1,100 instructions an id
-/// (BENCHMARKS.md, "The instruction budget"); a longer list is checked through a set.
+/// cheaper than a set's insert, which hashes the id and grows the set (BENCHMARKS.md, "The
+/// instruction budget"); a longer list is checked through a set.
 struct RepeatCheck {
   static let linearLimit = 16
   private var seen: Set<String>?
