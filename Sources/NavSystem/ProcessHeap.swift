@@ -13,18 +13,12 @@ public enum ProcessHeap {
   ///
   /// By default glibc raises its trim threshold as it goes (to twice the largest
   /// mmapped block freed, up to 64 MiB), and malloc_trim shrinks only the main arena's
-  /// top, not the top of an arena that other threads (the cooperative pool, the redo
-  /// log's writer) allocate from. So after a burst each of those arenas kept its
-  /// high-water resident: navd's settled RSS after 1,000,000 pipelined mutations to 64
-  /// subscribers was up to 1.7 MiB above its settled RSS after the first tenth (−0.2 …
-  /// +11.7 %, 9 runs), all of it anonymous memory; a malloc_trim from gdb released
-  /// 40 KiB, and malloc_info showed one thread's arena with 928 KiB of free top
-  /// resident. With the threshold fixed, free() gives any arena's top back once more
-  /// than 256 KiB is free there: −0.3 … +0.6 % in 9 runs (`GLIBC_TUNABLES` with the
-  /// same value). Pipelined and fan-out throughput and CPU per publish did not change
-  /// beyond run-to-run noise; CPU per delivery to 64 subscribers perhaps by 2 % (84.4 →
-  /// 86.3 µs, medians of 6 runs each). Fixing it also fixes the mmap threshold, at its
-  /// default (128 KiB) unless `fixMmapThreshold` raises it.
+  /// top, not the top of an arena other threads (the cooperative pool, the redo log's
+  /// writer) allocate from, so after a burst each of those arenas kept its high-water
+  /// resident. With the threshold fixed, free() gives any arena's top back once more than
+  /// `trimThreshold` is free there (BENCHMARKS.md, "glibc's trim threshold"). Fixing it
+  /// also fixes the mmap threshold, at its default (128 KiB) unless `fixMmapThreshold`
+  /// raises it.
   public static func fixTrimThreshold() {
     _ = cnav_heap_fix_trim_threshold(trimThreshold)
   }
